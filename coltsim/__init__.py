@@ -1,0 +1,7 @@
+"""coltsim: play Colt Express millions of times, fast, to answer balance questions."""
+from .constants import RULES_VERSION
+from .rules import Rules
+
+__version__ = "0.1.0"
+
+__all__ = ["RULES_VERSION", "Rules", "__version__"]

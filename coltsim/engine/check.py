@@ -1,0 +1,90 @@
+"""Invariants of a legal position, checked after every action and event when ``G_CHECK`` is on.
+
+``check_invariants`` returns 0, or the CHECK_* code of the first invariant broken.
+"""
+from .. import constants as K
+from .._jit import njit
+from ..rules import O_NEUTRAL_BULLETS
+from .state import (
+    B_BULLETS, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
+    G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, L_WHERE, N_ZONES,
+    PH_STEAL, PILE_CARD,
+    PILE_PLAYER, card_kind, card_owner,
+)
+
+CHECK_OK = 0
+CHECK_POSITION = 1  # a bandit or the Marshal off the train
+CHECK_MARSHAL_CAR = 2  # a bandit inside the Marshal's car
+CHECK_LOOT_PLACE = 3  # a loot token nowhere valid
+CHECK_BULLETS = 4  # a bandit's bullet cards not conserved (left + fired != 6)
+CHECK_NEUTRAL = 5  # neutral bullets not conserved
+CHECK_CARDS = 6  # action cards lost, duplicated or in the wrong player's zones
+CHECK_RECEIVED = 7  # bullet cards in a player's zones differ from what its bandits received
+CHECK_NAMES = ("ok", "position", "marshal_car", "loot_place", "bullets", "neutral", "cards",
+               "received")
+
+
+@njit
+def check_invariants(st):
+    nb = st.game[G_BANDITS]
+    players = st.game[G_PLAYERS]
+    cab = st.game[G_CARS]
+    marshal = st.game[G_MARSHAL]
+    if marshal < 0 or marshal > cab:
+        return CHECK_POSITION
+    for b in range(nb):
+        car = st.bandit[b, B_CAR]
+        level = st.bandit[b, B_LEVEL]
+        if car < 0 or car > cab or (level != K.INSIDE and level != K.ROOF):
+            return CHECK_POSITION
+        if car == marshal and level == K.INSIDE:
+            return CHECK_MARSHAL_CAR
+    for t in range(K.N_LOOT):
+        w = st.loot[t, L_WHERE]
+        if not (w == K.IN_BOX or 0 <= w < 2 * (cab + 1) or K.AT_BANDIT <= w < K.AT_BANDIT + nb):
+            return CHECK_LOOT_PLACE
+    # Count every card of every zone; the pile holds cards not yet resolved.
+    fired = [0] * K.MAX_BANDITS
+    neutral_cards = 0
+    actions = [0] * K.MAX_BANDITS
+    bullets_held = [0] * K.MAX_BANDITS
+    for p in range(players):
+        for z in range(N_ZONES):
+            for i in range(st.ncards[p, z]):
+                c = st.cards[p, z, i]
+                if card_kind(c) == K.BULLET:
+                    bullets_held[p] += 1
+                    if card_owner(c) == K.NEUTRAL:
+                        neutral_cards += 1
+                    else:
+                        fired[card_owner(c)] += 1
+                else:
+                    if st.bandit[card_owner(c), B_TEAM] != p:
+                        return CHECK_CARDS
+                    actions[p] += 1
+    unresolved = st.game[G_POS] if st.game[G_PHASE] == PH_STEAL else st.game[G_PILE_N]
+    for i in range(unresolved, st.game[G_PILE_N]):
+        c = st.pile[i, PILE_CARD]
+        if card_kind(c) == K.BULLET or st.bandit[card_owner(c), B_TEAM] != st.pile[i, PILE_PLAYER]:
+            return CHECK_CARDS
+        actions[st.pile[i, PILE_PLAYER]] += 1
+    per = nb // players
+    expected = len(K.ACTION_DECK) if per == 1 else len(K.TEAM_DECK_KINDS) * per + 1
+    received = [0] * K.MAX_BANDITS
+    neutral_given = 0
+    for b in range(nb):
+        if st.bandit[b, B_BULLETS] + fired[b] != K.BULLETS_PER_BANDIT:
+            return CHECK_BULLETS
+        received[st.bandit[b, B_TEAM]] += st.bandit[b, B_RECEIVED] + st.bandit[b, B_NEUTRAL]
+        neutral_given += st.bandit[b, B_NEUTRAL]
+    for p in range(players):
+        if actions[p] != expected:
+            return CHECK_CARDS
+        if bullets_held[p] != received[p]:
+            return CHECK_RECEIVED
+    if neutral_cards != neutral_given:
+        return CHECK_NEUTRAL
+    supply = st.opts[O_NEUTRAL_BULLETS]
+    if supply >= 0 and st.game[G_NEUTRAL_LEFT] + st.game[G_NEUTRAL_REMOVED] + neutral_given != supply:
+        return CHECK_NEUTRAL
+    return CHECK_OK

@@ -1,0 +1,516 @@
+"""The course of a game as a resumable state machine (RULES.md 4, 10).
+
+``advance(st)`` plays on until a player faces a real decision (two or more legal options; a
+single option is taken without asking) and returns True, or until the game is over and returns
+False.  The pending decision is ``game[G_PEND_PLAYER]`` (who), ``game[G_PEND_KIND]`` (a DK_*
+code below) and ``options[:game[G_PEND_N]]``.  ``apply(st, i)`` carries out option ``i``.
+A playout is therefore ``while advance(st): apply(st, choose(st))`` (play.py), and nothing in the
+rules ever calls a policy, so a policy may itself simulate games with these functions.
+
+Decision kinds and what their option values mean:
+
+============== =================================================================================
+DK_PLAN        a card to play ``card | FACE_DOWN`` (face-down flag), or ``OPT_DRAW``
+DK_MOVE        destination car
+DK_FIRE        target bandit
+DK_ROB         loot kind
+DK_PUNCH_TARGET, DK_PUNCH_LOOT, DK_PUNCH_DIR   target bandit, loot kind, destination car
+DK_CHEYENNE    1 keep the dropped purse, 0 let it fall
+DK_MARSHAL     destination car of the Marshal
+DK_PICKPOCKET  1 take a purse, 0 leave it
+DK_DISCARD, DK_KEEP  advanced rules: a card to discard, or ``OPT_STOP``
+============== =================================================================================
+"""
+import numpy as np
+
+from .. import constants as K
+from .._jit import njit
+from ..rules import (
+    O_ADVANCED, O_DOC_BONUS, O_DRAW_COUNT, O_GHOST_BOTH_HALVES, O_HAND_SIZE,
+)
+from . import actions as A
+from . import events as E
+from .check import check_invariants
+from .log import (
+    PLAN_DRAW, PLAN_PASS, PLAN_PLAY, R_EFFECT, R_P0, REC_ACTION, REC_DISCARD, REC_EVENT,
+    REC_HAND, REC_PLAN, REC_ROUND, R_SNAP, log_row, log_snapshot,
+)
+from .rng import RNG_CHANCE, shuffle
+from .state import (
+    G_BANDITS, G_CHECK, G_FAIL, G_FIRST, G_GIVEN, G_HITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N,
+    G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT, G_T_EFFECT,
+    G_T_PUSHED, G_T_TAKEN, G_T_TARGET, G_T_TO_CAR, G_T_TOKEN, G_TURN, PH_DISCARD, PH_EVENT,
+    PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER,
+    B_TEAM, Z_DECK, Z_DISCARD, Z_HAND, ability, card_kind, card_owner, move_zone, pop_card,
+    push_card, remove_card,
+)
+
+DK_PLAN = 0
+DK_MOVE = 1
+DK_FIRE = 2
+DK_ROB = 3
+DK_PUNCH_TARGET = 4
+DK_PUNCH_LOOT = 5
+DK_CHEYENNE = 6
+DK_PUNCH_DIR = 7
+DK_MARSHAL = 8
+DK_PICKPOCKET = 9
+DK_DISCARD = 10
+DK_KEEP = 11
+DECISION_NAMES = ("plan", "move", "fire", "rob", "punch_target", "punch_loot", "cheyenne",
+                  "punch_direction", "marshal", "pickpocket", "discard", "keep")
+
+FACE_DOWN = 1 << 6
+OPT_DRAW = 1 << 7
+OPT_STOP = 1 << 8
+
+# ROUND_TURNS[card, 0 for 2-4 players / 1 for 5-6, turn] = TURN_* or NO_TURN.
+ROUND_TURNS = np.full((len(K.ROUND_TURNS), 2, K.MAX_TURNS), K.NO_TURN, np.int64)
+for _c, _groups in enumerate(K.ROUND_TURNS):
+    for _g, _turns in enumerate(_groups):
+        ROUND_TURNS[_c, _g, :len(_turns)] = _turns
+
+
+@njit(inline="always")
+def request(st, player, kind, n):
+    st.game[G_PEND_PLAYER] = player
+    st.game[G_PEND_KIND] = kind
+    st.game[G_PEND_N] = n
+
+
+@njit(inline="always")
+def turns_of(st, card):
+    return ROUND_TURNS[card, 1 if st.game[G_PLAYERS] >= 5 else 0]
+
+
+# --- drawing ------------------------------------------------------------------------------------
+@njit(inline="always")
+def can_draw(st, p):
+    return st.ncards[p, Z_DECK] > 0 or (st.opts[O_ADVANCED] == 1 and st.ncards[p, Z_DISCARD] > 0)
+
+
+@njit
+def draw_cards(st, p, k):
+    """Draw up to ``k`` cards; with the advanced rules an empty deck takes the shuffled discards.
+
+    Returns how many were drawn (they are the last ones of the hand)."""
+    drawn = 0
+    for _ in range(k):
+        if st.ncards[p, Z_DECK] == 0:
+            if st.opts[O_ADVANCED] == 0 or st.ncards[p, Z_DISCARD] == 0:
+                break
+            move_zone(st, p, Z_DISCARD, Z_DECK)
+            shuffle(st.rng, RNG_CHANCE, st.cards[p, Z_DECK], st.ncards[p, Z_DECK])
+        push_card(st, p, Z_HAND, pop_card(st, p, Z_DECK))
+        drawn += 1
+    return drawn
+
+
+@njit
+def hand_size(st, p):
+    """Cards a player holds after the round's draw: hand_size, plus Doc's bonus."""
+    n = st.opts[O_HAND_SIZE]
+    for b in range(st.game[G_BANDITS]):
+        if st.bandit[b, B_TEAM] == p and ability(st, b, K.DOC):
+            n += st.opts[O_DOC_BONUS]
+    return n
+
+
+# --- round start --------------------------------------------------------------------------------
+@njit
+def _start_round(st):
+    r = st.game[G_ROUND]
+    log_row(st, REC_ROUND, -1, st.game[G_FIRST], -1, st.rounds[r])
+    for p in range(st.game[G_PLAYERS]):
+        if st.opts[O_ADVANCED] == 0:
+            # Every card is back in the deck: shuffle it whole and draw a fresh hand.
+            shuffle(st.rng, RNG_CHANCE, st.cards[p, Z_DECK], st.ncards[p, Z_DECK])
+            draw_cards(st, p, hand_size(st, p))
+        else:
+            draw_cards(st, p, hand_size(st, p) - st.ncards[p, Z_HAND])
+        row = log_row(st, REC_HAND, -1, p, -1, -1)
+        if row >= 0:
+            st.log[row, R_P0] = st.ncards[p, Z_DECK]
+            st.log[row, R_P0 + 1] = st.ncards[p, Z_HAND]
+            st.log[row, R_SNAP:R_SNAP + st.ncards[p, Z_HAND]] = st.cards[p, Z_HAND, :st.ncards[p, Z_HAND]]
+    st.game[G_PILE_N] = 0
+    st.game[G_TURN] = 0
+    st.game[G_SLOT] = 0
+    st.game[G_POS] = 0
+    st.game[G_PHASE] = PH_DISCARD if st.opts[O_ADVANCED] == 1 else PH_SCHEME
+
+
+# --- advanced rules: discarding at the start and end of Schemin' ----------------------------------
+@njit
+def _distinct_hand_cards(st, p, out, n):
+    """Append each distinct card of ``p``'s hand to ``out[n:]``; returns the new count."""
+    hand = st.cards[p, Z_HAND]
+    seen = 0  # bitmask of card codes already listed
+    for i in range(st.ncards[p, Z_HAND]):
+        c = hand[i]
+        if not seen >> c & 1:
+            seen |= 1 << c
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit
+def _discard_step(st, kind):
+    """Ask each player in turn order which card to discard, until it says stop."""
+    if st.game[G_POS] >= st.game[G_PLAYERS]:
+        st.game[G_POS] = 0
+        st.game[G_PHASE] = PH_SCHEME if kind == DK_DISCARD else PH_STEAL
+        return
+    p = (st.game[G_FIRST] + st.game[G_POS]) % st.game[G_PLAYERS]
+    n = _distinct_hand_cards(st, p, st.options, 0)
+    if n == 0:
+        st.game[G_POS] += 1
+        return
+    st.options[n] = OPT_STOP
+    request(st, p, kind, n + 1)
+
+
+@njit
+def _apply_discard(st, p, value, kind):
+    if value == OPT_STOP:
+        st.game[G_POS] += 1
+        return
+    remove_card(st, p, Z_HAND, value)
+    push_card(st, p, Z_DISCARD, value)
+    log_row(st, REC_DISCARD, 0 if kind == DK_DISCARD else 1, p, card_owner(value), value)
+
+
+# --- Schemin' -----------------------------------------------------------------------------------
+@njit(inline="always")
+def _slot_player(st, letter, slot):
+    """Player and half-turn (speeding-up) of player-turn ``slot`` of a turn."""
+    players = st.game[G_PLAYERS]
+    first = st.game[G_FIRST]
+    if letter == K.TURN_SWITCHING:
+        return (first - slot) % players, 0
+    if letter == K.TURN_SPEEDING:
+        return (first + slot // 2) % players, slot % 2
+    return (first + slot) % players, 0
+
+
+@njit
+def plan_options(st, p, letter, turn, half):
+    """Cards ``p`` may play (face up, or down in a tunnel or by Ghost's ability) and draw."""
+    down = FACE_DOWN if letter == K.TURN_TUNNEL else 0
+    ghost_turn = turn == 0 and (half == 0 or st.opts[O_GHOST_BOTH_HALVES] == 1) and down == 0
+    hand = st.cards[p, Z_HAND]
+    options = st.options
+    n = 0
+    seen = 0  # bitmask of card codes already offered
+    for i in range(st.ncards[p, Z_HAND]):
+        c = hand[i]
+        if card_kind(c) == K.BULLET or seen >> c & 1:
+            continue
+        seen |= 1 << c
+        options[n] = c | down
+        n += 1
+        if ghost_turn and ability(st, card_owner(c), K.GHOST):
+            options[n] = c | FACE_DOWN
+            n += 1
+    if can_draw(st, p):
+        options[n] = OPT_DRAW
+        n += 1
+    return n
+
+
+@njit
+def _scheme_step(st):
+    turns = turns_of(st, st.rounds[st.game[G_ROUND]])
+    t = st.game[G_TURN]
+    if t >= K.MAX_TURNS or turns[t] == K.NO_TURN:
+        _end_scheme(st)
+        return
+    letter = turns[t]
+    slots = st.game[G_PLAYERS] * (2 if letter == K.TURN_SPEEDING else 1)
+    if st.game[G_SLOT] >= slots:
+        st.game[G_TURN] += 1
+        st.game[G_SLOT] = 0
+        return
+    p, half = _slot_player(st, letter, st.game[G_SLOT])
+    n = plan_options(st, p, letter, t, half)
+    if n == 0:
+        # Nothing to play and nothing to draw: the forced pass.
+        row = log_row(st, REC_PLAN, t, p, -1, -1)
+        if row >= 0:
+            st.log[row, R_P0] = PLAN_PASS
+        st.game[G_SLOT] += 1
+        return
+    request(st, p, DK_PLAN, n)
+
+
+@njit
+def _apply_plan(st, p, value):
+    t = st.game[G_TURN]
+    if value == OPT_DRAW:
+        n = draw_cards(st, p, st.opts[O_DRAW_COUNT])
+        row = log_row(st, REC_PLAN, t, p, -1, -1)
+        if row >= 0:
+            st.log[row, R_P0] = PLAN_DRAW
+            st.log[row, R_P0 + 2] = n
+            h = st.ncards[p, Z_HAND]
+            st.log[row, R_P0 + 3:R_P0 + 3 + n] = st.cards[p, Z_HAND, h - n:h]
+    else:
+        card = value & ~FACE_DOWN
+        remove_card(st, p, Z_HAND, card)
+        i = st.game[G_PILE_N]
+        st.pile[i, PILE_CARD] = card
+        st.pile[i, PILE_PLAYER] = p
+        st.pile[i, PILE_DOWN] = 1 if value & FACE_DOWN else 0
+        st.game[G_PILE_N] = i + 1
+        row = log_row(st, REC_PLAN, t, p, card_owner(card), card)
+        if row >= 0:
+            st.log[row, R_P0] = PLAN_PLAY
+            st.log[row, R_P0 + 1] = st.pile[i, PILE_DOWN]
+    st.game[G_SLOT] += 1
+
+
+@njit
+def _end_scheme(st):
+    st.game[G_POS] = 0
+    if st.opts[O_ADVANCED] == 1:
+        st.game[G_PHASE] = PH_KEEP
+        return
+    for p in range(st.game[G_PLAYERS]):
+        move_zone(st, p, Z_HAND, Z_DECK)
+    st.game[G_PHASE] = PH_STEAL
+
+
+# --- Stealin' -----------------------------------------------------------------------------------
+@njit(inline="always")
+def _begin_step(st):
+    """Reset the registers a resolved card or an event reports in the trace."""
+    st.game[G_T_TARGET] = -1
+    st.game[G_T_TO_CAR] = -1
+    st.game[G_T_TOKEN] = -1
+    st.game[G_T_TAKEN] = 0
+    st.game[G_T_PUSHED] = -1
+    st.game[G_T_EFFECT] = 1
+    st.game[G_HITS] = 0
+    st.game[G_GIVEN] = 0
+
+
+@njit
+def _steal_step(st):
+    i = st.game[G_POS]
+    if i >= st.game[G_PILE_N]:
+        st.game[G_PHASE] = PH_EVENT
+        st.game[G_SLOT] = 0
+        st.game[G_POS] = 0
+        return
+    _begin_step(st)
+    card = st.pile[i, PILE_CARD]
+    p = st.pile[i, PILE_PLAYER]
+    b = card_owner(card)
+    kind = card_kind(card)
+    if kind == K.MOVE:
+        request(st, p, DK_MOVE, A.move_options(st, b, st.options))
+    elif kind == K.FLOOR:
+        A.do_floor_change(st, b)
+        _finish_card(st)
+    elif kind == K.MARSHAL:
+        request(st, p, DK_MARSHAL, A.marshal_options(st, st.options))
+    else:
+        if kind == K.FIRE:
+            n = A.fire_targets(st, b, st.options)
+            dk = DK_FIRE
+        elif kind == K.ROB:
+            n = A.rob_options(st, b, st.options)
+            dk = DK_ROB
+        else:
+            n = A.punch_targets(st, b, st.options)
+            dk = DK_PUNCH_TARGET
+        if n == 0:
+            st.game[G_T_EFFECT] = 0
+            _finish_card(st)
+        else:
+            request(st, p, dk, n)
+
+
+@njit(inline="always")
+def _ask_punch_direction(st, p):
+    request(st, p, DK_PUNCH_DIR, A.punch_direction_options(st, st.game[G_T_TARGET], st.options))
+
+
+@njit
+def _apply_card(st, p, kind, value):
+    b = card_owner(st.pile[st.game[G_POS], PILE_CARD])
+    if kind == DK_MOVE:
+        A.do_move(st, b, value)
+        st.game[G_T_TO_CAR] = value
+    elif kind == DK_FIRE:
+        st.game[G_T_TARGET] = value
+        st.game[G_T_PUSHED] = A.do_fire(st, b, value)
+    elif kind == DK_ROB:
+        st.game[G_T_TOKEN] = A.do_rob(st, b, value)
+    elif kind == DK_MARSHAL:
+        A.do_marshal_move(st, value)
+        st.game[G_T_TO_CAR] = value
+    elif kind == DK_PUNCH_TARGET:
+        st.game[G_T_TARGET] = value
+        n = A.punch_loot_options(st, value, st.options)
+        if n == 0:
+            _ask_punch_direction(st, p)
+        else:
+            request(st, p, DK_PUNCH_LOOT, n)
+        return
+    elif kind == DK_PUNCH_LOOT:
+        token = A.punch_drop(st, st.game[G_T_TARGET], value)
+        st.game[G_T_TOKEN] = token
+        if A.cheyenne_may_take(st, b, token):
+            st.options[0] = 1
+            st.options[1] = 0
+            request(st, p, DK_CHEYENNE, 2)
+        else:
+            _ask_punch_direction(st, p)
+        return
+    elif kind == DK_CHEYENNE:
+        if value == 1:
+            A.take_token(st, b, st.game[G_T_TOKEN])
+            st.game[G_T_TAKEN] = 1
+        _ask_punch_direction(st, p)
+        return
+    else:  # DK_PUNCH_DIR
+        A.do_punch_move(st, st.game[G_T_TARGET], value)
+        st.game[G_T_TO_CAR] = value
+    _finish_card(st)
+
+
+@njit
+def _finish_card(st):
+    i = st.game[G_POS]
+    card = st.pile[i, PILE_CARD]
+    p = st.pile[i, PILE_PLAYER]
+    row = log_row(st, REC_ACTION, i, p, card_owner(card), card_kind(card))
+    if row >= 0:
+        st.log[row, R_P0] = st.game[G_T_TARGET]
+        st.log[row, R_P0 + 1] = st.game[G_T_TO_CAR]
+        st.log[row, R_P0 + 2] = st.game[G_T_TOKEN]
+        st.log[row, R_P0 + 3] = st.game[G_T_TAKEN]
+        st.log[row, R_P0 + 4] = st.game[G_T_PUSHED]
+        st.log[row, R_EFFECT] = st.game[G_T_EFFECT]
+        log_snapshot(st, row)
+    push_card(st, p, Z_DISCARD if st.opts[O_ADVANCED] == 1 else Z_DECK, card)
+    st.game[G_POS] = i + 1
+    _checkpoint(st)
+
+
+@njit(inline="always")
+def _checkpoint(st):
+    if st.game[G_CHECK] == 1 and st.game[G_FAIL] == 0:
+        st.game[G_FAIL] = check_invariants(st)
+
+
+# --- events ---------------------------------------------------------------------------------------
+@njit
+def _event_step(st):
+    ev = st.rounds[st.game[G_ROUND]]
+    if st.game[G_SLOT] == 0:
+        _begin_step(st)
+        st.evtok[:] = -1
+        st.game[G_SLOT] = 1
+        if ev == K.ANGRY_MARSHAL:
+            E.event_angry_marshal(st)
+        elif ev == K.SWIVEL_ARM:
+            E.event_swivel_arm(st)
+        elif ev == K.BRAKING:
+            E.event_braking(st)
+        elif ev == K.TAKE_IT_ALL:
+            st.game[G_T_TOKEN] = E.event_take_it_all(st)
+        elif ev == K.PASSENGERS_REBELLION:
+            E.event_passengers_rebellion(st)
+        elif ev == K.MARSHALS_REVENGE:
+            E.event_marshals_revenge(st, st.evtok)
+        elif ev == K.HOSTAGE_TAKING:
+            E.event_hostage_taking(st, st.evtok)
+        elif ev == K.PICKPOCKETING:
+            return  # one bandit at a time, below
+        _finish_event(st, ev)
+        return
+    # Pickpocketing: offer each lone bandit the purse, in bandit order.
+    b = st.game[G_POS]
+    if b >= st.game[G_BANDITS]:
+        _finish_event(st, ev)
+        return
+    if E.pickpocket_eligible(st, b):
+        st.options[0] = 1
+        st.options[1] = 0
+        request(st, st.bandit[b, B_TEAM], DK_PICKPOCKET, 2)
+    else:
+        st.game[G_POS] += 1
+
+
+@njit
+def _apply_pickpocket(st, value):
+    b = st.game[G_POS]
+    if value == 1:
+        st.evtok[b] = E.do_pickpocket(st, b)
+    st.game[G_POS] += 1
+
+
+@njit
+def _finish_event(st, ev):
+    if ev != K.TUNNEL and ev != K.BRIDGE:
+        row = log_row(st, REC_EVENT, -1, -1, -1, ev)
+        if row >= 0:
+            st.log[row, R_P0:R_P0 + st.game[G_BANDITS]] = st.evtok[:st.game[G_BANDITS]]
+            st.log[row, R_P0 + 6] = st.game[G_T_TOKEN]
+            log_snapshot(st, row)
+        _checkpoint(st)
+    st.game[G_ROUND] += 1
+    st.game[G_FIRST] = (st.game[G_FIRST] + 1) % st.game[G_PLAYERS]
+    st.game[G_POS] = 0
+    st.game[G_SLOT] = 0
+    st.game[G_PHASE] = PH_OVER if st.game[G_ROUND] >= st.game[G_N_ROUNDS] else PH_ROUND_START
+
+
+# --- the two entry points ---------------------------------------------------------------------------
+@njit
+def advance(st):
+    """Play on until a real decision is pending (True) or the game is over (False)."""
+    while True:
+        n = st.game[G_PEND_N]
+        if n > 1:
+            return True
+        if n == 1:
+            apply(st, 0)
+            continue
+        phase = st.game[G_PHASE]
+        if phase == PH_SCHEME:
+            _scheme_step(st)
+        elif phase == PH_STEAL:
+            _steal_step(st)
+        elif phase == PH_ROUND_START:
+            _start_round(st)
+        elif phase == PH_EVENT:
+            _event_step(st)
+        elif phase == PH_DISCARD:
+            _discard_step(st, DK_DISCARD)
+        elif phase == PH_KEEP:
+            _discard_step(st, DK_KEEP)
+        else:
+            return False
+
+
+@njit
+def apply(st, i):
+    """Carry out option ``i`` of the pending decision."""
+    value = st.options[i]
+    kind = st.game[G_PEND_KIND]
+    p = st.game[G_PEND_PLAYER]
+    st.game[G_PEND_N] = 0
+    if kind == DK_PLAN:
+        _apply_plan(st, p, value)
+    elif kind == DK_PICKPOCKET:
+        _apply_pickpocket(st, value)
+    elif kind == DK_DISCARD or kind == DK_KEEP:
+        _apply_discard(st, p, value, kind)
+    else:
+        _apply_card(st, p, kind, value)
+
+

@@ -1,0 +1,49 @@
+"""Playing games: the one playout loop, and the batch kernel over many games."""
+import numba
+
+from .._jit import njit
+from ..policies.builtin import choose
+from .flow import advance, apply
+from .scoring import score_game
+from .setup import setup_game
+from .state import G_CHECK, G_DECISIONS, _new_state
+
+
+@njit
+def play_out(st):
+    """Play ``st`` to the end: find who decides, ask its policy, apply."""
+    while advance(st):
+        st.game[G_DECISIONS] += 1
+        apply(st, choose(st))
+
+
+@njit
+def play_one(st, seed, game_index, lineup, check, out_b, out_g):
+    setup_game(st, seed, game_index, lineup)
+    st.game[G_CHECK] = check
+    play_out(st)
+    score_game(st, out_b, out_g)
+
+
+@njit(parallel=True)
+def play_batch(seed, first_index, lineups, seat_policy, params, opts, check, n_blocks, out_b, out_g):
+    """Play games ``first_index .. first_index + len(out_g) - 1`` of ``seed``.
+
+    The games are split into ``n_blocks`` blocks spread over numba's threads.
+    Game ``g`` uses line-up ``lineups[g % len(lineups)]``.  Each game depends only on
+    (seed, game index), so the split into blocks over threads does not change any result.
+
+    out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
+    """
+    n_games = out_g.shape[0]
+    players = seat_policy.shape[0]
+    bandits = lineups.shape[1]
+    for blk in numba.prange(n_blocks):
+        st = _new_state(players, bandits, opts, 0)
+        st.seat_policy[:] = seat_policy
+        st.params[:, :] = params
+        for g in range(blk * n_games // n_blocks, (blk + 1) * n_games // n_blocks):
+            game = first_index + g
+            play_one(st, seed, game, lineups[game % lineups.shape[0]], check, out_b[g], out_g[g])
+
+
