@@ -4,4 +4,6 @@ from .rules import Rules
 
 __version__ = "0.1.0"
 
-__all__ = ["RULES_VERSION", "Rules", "__version__"]
+from .trace import trace_game
+
+__all__ = ["RULES_VERSION", "Rules", "__version__", "trace_game"]

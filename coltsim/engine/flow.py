@@ -470,31 +470,47 @@ def _finish_event(st, ev):
 
 
 # --- the two entry points ---------------------------------------------------------------------------
+STEP_MOVED = 0
+STEP_DECISION = 1
+STEP_OVER = 2
+
+
+@njit
+def step(st):
+    """Do one unit of work: a phase step, or a decision with a single legal option.
+
+    Returns STEP_DECISION when a real decision is pending, STEP_OVER when the game is over."""
+    n = st.game[G_PEND_N]
+    if n > 1:
+        return STEP_DECISION
+    if n == 1:
+        apply(st, 0)
+        return STEP_MOVED
+    phase = st.game[G_PHASE]
+    if phase == PH_SCHEME:
+        _scheme_step(st)
+    elif phase == PH_STEAL:
+        _steal_step(st)
+    elif phase == PH_ROUND_START:
+        _start_round(st)
+    elif phase == PH_EVENT:
+        _event_step(st)
+    elif phase == PH_DISCARD:
+        _discard_step(st, DK_DISCARD)
+    elif phase == PH_KEEP:
+        _discard_step(st, DK_KEEP)
+    else:
+        return STEP_OVER
+    return STEP_MOVED
+
+
 @njit
 def advance(st):
     """Play on until a real decision is pending (True) or the game is over (False)."""
     while True:
-        n = st.game[G_PEND_N]
-        if n > 1:
-            return True
-        if n == 1:
-            apply(st, 0)
-            continue
-        phase = st.game[G_PHASE]
-        if phase == PH_SCHEME:
-            _scheme_step(st)
-        elif phase == PH_STEAL:
-            _steal_step(st)
-        elif phase == PH_ROUND_START:
-            _start_round(st)
-        elif phase == PH_EVENT:
-            _event_step(st)
-        elif phase == PH_DISCARD:
-            _discard_step(st, DK_DISCARD)
-        elif phase == PH_KEEP:
-            _discard_step(st, DK_KEEP)
-        else:
-            return False
+        s = step(st)
+        if s != STEP_MOVED:
+            return s == STEP_DECISION
 
 
 @njit

@@ -224,7 +224,7 @@ def pop_card(st, p, zone):
 
 @njit
 def remove_card(st, p, zone, card):
-    """Remove one card equal to ``card`` from a zone (order of the rest kept)."""
+    """Remove one card equal to ``card`` from a zone (order of the rest kept); False if none."""
     cards = st.cards[p, zone]
     n = st.ncards[p, zone]
     for i in range(n):
@@ -232,7 +232,8 @@ def remove_card(st, p, zone, card):
             for j in range(i, n - 1):
                 cards[j] = cards[j + 1]
             st.ncards[p, zone] = n - 1
-            return
+            return True
+    return False
 
 
 @njit

@@ -1,0 +1,79 @@
+"""The ``coltsim`` command line.  Bad input gives a one-line error and exit status 2."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _json_arg(flag: str, text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{flag} is not valid JSON: {e}") from e
+
+
+def _trace(args) -> None:
+    from .rules import Rules
+    from .trace import trace_game, write_trace
+
+    rules = Rules.from_dict(_json_arg("--rules", args.rules)) if args.rules else None
+    lines = trace_game(players=args.players, seed=args.seed, game_index=args.game_index,
+                       bandits=args.bandits, policies=args.policies, rules=rules)
+    if args.out:
+        with open(args.out, "w") as f:
+            write_trace(lines, f)
+    else:
+        write_trace(lines, sys.stdout)
+
+
+def _show(args) -> None:
+    from .show import render
+    from .trace import read_trace
+
+    try:
+        lines = read_trace(args.trace)
+    except OSError as e:
+        raise ValueError(f"cannot read trace {args.trace}: {e.strerror}") from e
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{args.trace} is not a JSON Lines trace: {e}") from e
+    if not lines or lines[0].get("type") != "setup":
+        raise ValueError(f"{args.trace} is not a coltsim trace: its first line is not a setup line")
+    print(render(lines))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="coltsim", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)")
+    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--game-index", type=int, default=0)
+    p.add_argument("--bandits", help="comma-separated, one per bandit (default: random)")
+    p.add_argument("--policies", help="one policy for all, or comma-separated per player")
+    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\'')
+    p.add_argument("--out", help="file to write (default: standard output)")
+    p.set_defaults(func=_trace)
+
+    p = sub.add_parser("show", help="render a trace file readably, drawing the train")
+    p.add_argument("trace")
+    p.set_defaults(func=_show)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except ValueError as e:
+        print(f"coltsim {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

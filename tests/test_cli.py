@@ -1,0 +1,45 @@
+"""The command line: traces, rendering, and one-line errors with exit status 2."""
+import json
+
+import pytest
+
+from coltsim.cli import main
+
+
+def test_trace_to_file_and_show(tmp_path, capsys):
+    out = tmp_path / "game.jsonl"
+    assert main(["trace", "--players", "4", "--seed", "7", "--bandits", "ghost,belle,tuco,doc",
+                 "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines[0]["type"] == "setup" and lines[-1]["type"] == "end"
+    assert lines[0]["bandits"] == ["ghost", "belle", "tuco", "doc"]
+    assert main(["show", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Round 1" in text and "=== End ===" in text and "loco" in text
+
+
+def test_trace_to_stdout_is_the_same_game(tmp_path, capsys):
+    out = tmp_path / "game.jsonl"
+    main(["trace", "--seed", "3", "--out", str(out)])
+    capsys.readouterr()
+    main(["trace", "--seed", "3"])
+    assert capsys.readouterr().out == out.read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["trace", "--players", "7"], "players must be an integer from 2 to 6"),
+    (["trace", "--bandits", "ghost,ghost,tuco,doc"], "listed twice"),
+    (["trace", "--bandits", "ghost,zorro,tuco,doc"], "unknown bandit 'zorro'; allowed: ghost"),
+    (["trace", "--bandits", "ghost,belle"], "must name 4 bandits"),
+    (["trace", "--seed", "-1"], "seed must be an integer from 0"),
+    (["trace", "--policies", "clever"], "unknown policy 'clever'; allowed: random"),
+    (["trace", "--rules", '{"rounds": 0}'], "rule option rounds must be in 1..8"),
+    (["trace", "--rules", '{"speed": 3}'], "unknown rule option 'speed'"),
+    (["trace", "--rules", "{oops"], "not valid JSON"),
+    (["show", "/nonexistent/game.jsonl"], "cannot read trace"),
+])
+def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
