@@ -94,14 +94,18 @@ def draw_cards(st, p, k):
     """Draw up to ``k`` cards; with the advanced rules an empty deck takes the shuffled discards.
 
     Returns how many were drawn (they are the last ones of the hand)."""
+    cards = st.cards[p]
+    ncards = st.ncards[p]
     drawn = 0
     for _ in range(k):
-        if st.ncards[p, Z_DECK] == 0:
-            if st.opts[O_ADVANCED] == 0 or st.ncards[p, Z_DISCARD] == 0:
+        if ncards[Z_DECK] == 0:
+            if st.opts[O_ADVANCED] == 0 or ncards[Z_DISCARD] == 0:
                 break
             move_zone(st, p, Z_DISCARD, Z_DECK)
-            shuffle(st.rng, RNG_CHANCE, st.cards[p, Z_DECK], st.ncards[p, Z_DECK])
-        push_card(st, p, Z_HAND, pop_card(st, p, Z_DECK))
+            shuffle(st.rng, RNG_CHANCE, cards[Z_DECK], ncards[Z_DECK])
+        ncards[Z_DECK] -= 1
+        cards[Z_HAND, ncards[Z_HAND]] = cards[Z_DECK, ncards[Z_DECK]]
+        ncards[Z_HAND] += 1
         drawn += 1
     return drawn
 
