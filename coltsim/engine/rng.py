@@ -9,9 +9,16 @@ two rule sets or policies can be compared on identical deals.
 
 ``rng`` is a ``uint64[n_streams, 2]`` array: column 0 the key, column 1 the counter.
 """
+import warnings
+
+import numba
 import numpy as np
 
 from .._jit import njit
+
+if numba.config.DISABLE_JIT:
+    # Plain numpy scalars warn where compiled code silently wraps around, as intended here.
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
 
 RNG_SETUP = 0
 RNG_CHANCE = 1

@@ -125,16 +125,23 @@ class State(structref.StructRefProxy):
     documented above, readable (and writable in place) from Python too."""
 
 
-structref.define_proxy(State, StateType, list(STATE_FIELDS))
+if numba.config.DISABLE_JIT:
+    # Without the compiler the kernels are plain Python, and the state a plain object.
+    class State:  # noqa: F811
+        __slots__ = STATE_FIELDS
 
+        def __init__(self, *arrays):
+            for name, array in zip(STATE_FIELDS, arrays):
+                setattr(self, name, array)
+else:
+    structref.define_proxy(State, StateType, list(STATE_FIELDS))
 
-def _field_property(name):
-    getter = numba.njit(eval(f"lambda st: st.{name}"))  # noqa: S307  (a field name, not input)
-    return property(lambda self: getter(self))
+    def _field_property(name):
+        getter = numba.njit(eval(f"lambda st: st.{name}"))  # noqa: S307  (a field name)
+        return property(lambda self: getter(self))
 
-
-for _name in STATE_FIELDS:
-    setattr(State, _name, _field_property(_name))
+    for _name in STATE_FIELDS:
+        setattr(State, _name, _field_property(_name))
 
 
 def new_state(players: int, bandits: int, opts: np.ndarray, log_rows: int = 0) -> State:
