@@ -1,0 +1,128 @@
+"""Invariants over many random games, checked on the state arrays after every action and event
+by the kernel itself (engine/check.py), and on the results of every game."""
+import numpy as np
+import pytest
+
+from coltsim import constants as K
+from coltsim._jit import njit
+from coltsim.engine import check as C
+from coltsim.engine.play import play_batch
+from coltsim.engine.scoring import (
+    RB_BONUS, RB_GUNSLINGER, RB_LOOT, RB_N, RB_NEUTRAL, RB_RANK, RB_RECEIVED, RB_SCORE,
+    RB_SHOTS, RB_WIN, RG_FAIL, RG_N, RG_N_WINNERS,
+)
+from coltsim.engine.setup import setup_game
+from coltsim.engine.state import (
+    B_BULLETS, B_CAR, B_LEVEL, G_MARSHAL, G_NEUTRAL_LEFT, L_WHERE, N_PARAMS, Z_DECK, Z_HAND,
+    new_state,
+)
+from coltsim.rules import Rules
+
+GAMES = 10_000
+TOTAL_LOOT = (sum(K.PURSE_VALUES) + K.N_JEWELS * K.JEWEL_VALUE + 2 * K.STRONGBOX_VALUE
+              + K.MAX_BANDITS * K.RANSOM_VALUE)
+
+
+def play(players, games, rules=None, seed=11):
+    opts = (rules or Rules()).to_array()
+    n_bandits = players * (2 if players == 2 else 1)
+    lineups = np.full((1, n_bandits), -1, np.int64)
+    out_b = np.zeros((games, n_bandits, RB_N), np.int32)
+    out_g = np.zeros((games, RG_N), np.int32)
+    play_batch(seed, 0, lineups, np.zeros(players, np.int64), np.zeros((players, N_PARAMS)),
+               opts, 1, 8, out_b, out_g)
+    return out_b, out_g
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_invariants_hold_after_every_action_and_event(players):
+    out_b, out_g = play(players, GAMES)
+    failures = out_g[:, RG_FAIL]
+    assert not failures.any(), {C.CHECK_NAMES[c]: int((failures == c).sum()) for c in set(failures) if c}
+    # Results: loot never exceeds what exists; scores add up; the winners are rank 1.
+    assert (out_b[:, :, RB_LOOT].sum(axis=1) <= TOTAL_LOOT).all()
+    assert (out_b[:, :, RB_SCORE] == out_b[:, :, RB_LOOT] + out_b[:, :, RB_BONUS]).all()
+    assert ((out_b[:, :, RB_RANK] == 1) == (out_b[:, :, RB_WIN] == 1)).all()
+    assert (out_b[:, :, RB_WIN].sum(axis=1) == out_g[:, RG_N_WINNERS]).all()
+    assert (out_g[:, RG_N_WINNERS] >= 1).all()
+    # The Gunslinger is whoever fired most, when anybody fired.
+    most = out_b[:, :, RB_SHOTS].max(axis=1, keepdims=True)
+    expected = (out_b[:, :, RB_SHOTS] == most) & (most > 0)
+    assert (expected == (out_b[:, :, RB_GUNSLINGER] == 1)).all()
+    # A winner has the best score, and among equal scores the fewest bullets received.
+    score = out_b[:, :, RB_SCORE]
+    received = out_b[:, :, RB_RECEIVED] + out_b[:, :, RB_NEUTRAL]
+    best = score.max(axis=1, keepdims=True)
+    fewest = np.where(score == best, received, 99).min(axis=1, keepdims=True)
+    assert ((out_b[:, :, RB_WIN] == 1) == ((score == best) & (received == fewest))).all()
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(neutral_bullets=-1), Rules(neutral_bullets=2, neutral_runout="until_empty"),
+    Rules(hand_size=4, draw_count=1, rounds=8), Rules(abilities=()),
+    Rules(django_push_without_bullets=True, ghost_both_halves=True, roof_move_max=6),
+])
+def test_invariants_hold_under_rule_options(rules):
+    _, out_g = play(4, 2_000, rules)
+    assert not out_g[:, RG_FAIL].any()
+
+
+# --- the checker itself catches each broken invariant ---------------------------------------------
+@njit
+def _setup(st):
+    setup_game(st, 1, 0, np.full(4, -1, np.int64))
+
+
+@njit
+def _check(st):
+    return C.check_invariants(st)
+
+
+def _fresh():
+    st = new_state(4, 4, Rules().to_array(), 0)
+    _setup(st)
+    assert _check(st) == C.CHECK_OK
+    return st
+
+
+def _inside_marshal(st):
+    st.bandit[0, B_CAR] = st.game[G_MARSHAL]
+    st.bandit[0, B_LEVEL] = K.INSIDE
+
+
+def _off_train(st):
+    st.bandit[1, B_CAR] = 9
+
+
+def _loot_nowhere(st):
+    st.loot[5, L_WHERE] = 77
+
+
+def _bullet_vanished(st):
+    st.bandit[2, B_BULLETS] = 5
+
+
+def _card_lost(st):
+    st.ncards[0, Z_DECK] -= 1
+
+
+def _card_to_other_player(st):
+    st.cards[1, Z_HAND, st.ncards[1, Z_HAND]] = st.cards[0, Z_DECK, st.ncards[0, Z_DECK] - 1]
+    st.ncards[1, Z_HAND] += 1
+    st.ncards[0, Z_DECK] -= 1
+
+
+def _neutral_vanished(st):
+    st.game[G_NEUTRAL_LEFT] -= 1
+
+
+@pytest.mark.parametrize("break_it, code", [
+    (_inside_marshal, C.CHECK_MARSHAL_CAR), (_off_train, C.CHECK_POSITION),
+    (_loot_nowhere, C.CHECK_LOOT_PLACE), (_bullet_vanished, C.CHECK_BULLETS),
+    (_card_lost, C.CHECK_CARDS), (_card_to_other_player, C.CHECK_CARDS),
+    (_neutral_vanished, C.CHECK_NEUTRAL),
+])
+def test_checker_detects_each_broken_invariant(break_it, code):
+    st = _fresh()
+    break_it(st)
+    assert _check(st) == code
