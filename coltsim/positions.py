@@ -37,8 +37,8 @@ from .engine.state import (
     B_BULLETS, B_CHAR, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_CARS, G_CHECK, G_FAIL,
     G_FIRST, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PEND_KIND, G_PEND_N,
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_POS, G_ROUND, G_SLOT, G_TURN, L_KIND, L_VALUE, L_WHERE,
-    PH_EVENT, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER,
-    Z_DECK, Z_HAND, make_card, new_state, push_card, remove_card,
+    PH_DISCARD, PH_EVENT, PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD,
+    PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, make_card, new_state, push_card, remove_card,
 )
 from .rules import O_NEUTRAL_BULLETS, Rules
 from .setting import bandits_per_player, check_rules, lineup_codes
@@ -235,6 +235,7 @@ class Position:
             self.st.pile[i, PILE_PLAYER] = p
             self.st.pile[i, PILE_DOWN] = int(face_down)
             self.st.game[G_PILE_N] = i + 1
+        self.st.game[G_PHASE] = PH_SCHEME  # a pile being built, not yet resolved
         return self
 
     def _card(self, p: int, name: str, taken=None, zones=(Z_DECK,)) -> int:
@@ -308,9 +309,10 @@ def _raise_if_broken(st, error, what):
     """Raise ``error`` naming the first broken invariant of ``st``.
 
     The engine's check counts the pile only while it is being resolved, so a pile still being
-    built (Schemin', or ``Position.on_pile``) is checked as if Stealin' were about to start."""
+    built (Schemin' and the advanced rules' discards around it, or ``Position.on_pile``) is
+    checked as if Stealin' were about to start."""
     saved = int(st.game[G_PHASE]), int(st.game[G_POS])
-    if saved[0] != PH_STEAL:
+    if saved[0] in (PH_DISCARD, PH_SCHEME, PH_KEEP):
         st.game[G_PHASE] = PH_STEAL
         st.game[G_POS] = 0
     code = check_invariants(st)
@@ -475,8 +477,8 @@ def scheme(st, choose: Choices = ()) -> list[Decision]:
     """Play the Schemin' phase of the current round from its first turn, with the hands as they
     are; returns the decisions asked (each of kind ``"plan"``).  Stops when Stealin' is about to
     begin (hands are back on the decks).  A pile built with ``Position.on_pile`` is kept; a pile
-    already resolved by ``play_card`` is cleared."""
-    if st.game[G_PHASE] != PH_ROUND_START:
+    already resolved (``play_card``, ``steal``) is cleared."""
+    if st.game[G_PHASE] != PH_SCHEME:
         st.game[G_PILE_N] = 0
     st.game[G_PHASE] = PH_SCHEME
     st.game[G_TURN] = 0
