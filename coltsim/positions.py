@@ -473,18 +473,22 @@ def deal(st) -> None:
     _drive(st, (), lambda s: s.game[G_PHASE] != PH_ROUND_START)
 
 
-def scheme(st, choose: Choices = ()) -> list[Decision]:
+def scheme(st, choose: Choices = (), turns: int | None = None) -> list[Decision]:
     """Play the Schemin' phase of the current round from its first turn, with the hands as they
-    are; returns the decisions asked (each of kind ``"plan"``).  Stops when Stealin' is about to
-    begin (hands are back on the decks).  A pile built with ``Position.on_pile`` is kept; a pile
-    already resolved (``play_card``, ``steal``) is cleared."""
+    are; returns the decisions asked (each of kind ``"plan"``).
+
+    Stops when Stealin' is about to begin (hands are back on the decks), or after ``turns``
+    turns of the round card if given (hands still in hand).  A pile built with
+    ``Position.on_pile`` is kept; a pile already resolved (``play_card``, ``steal``) is cleared."""
     if st.game[G_PHASE] != PH_SCHEME:
         st.game[G_PILE_N] = 0
     st.game[G_PHASE] = PH_SCHEME
     st.game[G_TURN] = 0
     st.game[G_SLOT] = 0
     st.game[G_PEND_N] = 0
-    return _drive(st, choose, lambda s: s.game[G_PHASE] != PH_SCHEME)
+    if turns is None:
+        return _drive(st, choose, lambda s: s.game[G_PHASE] != PH_SCHEME)
+    return _drive(st, choose, lambda s: s.game[G_PHASE] != PH_SCHEME or s.game[G_TURN] >= turns)
 
 
 def steal(st, choose: Choices = ()) -> list[Decision]:
