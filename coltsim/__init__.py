@@ -5,5 +5,7 @@ from .rules import Rules
 __version__ = "0.1.0"
 
 from .trace import trace_game
+from .results import load_results
+from .runner import simulate
 
-__all__ = ["RULES_VERSION", "Rules", "__version__", "trace_game"]
+__all__ = ["RULES_VERSION", "Rules", "__version__", "load_results", "simulate", "trace_game"]

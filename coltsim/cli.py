@@ -42,6 +42,32 @@ def _show(args) -> None:
     print(render(lines))
 
 
+def _simulate(args) -> None:
+    from .rules import Rules
+    from .runner import simulate
+
+    rules = Rules.from_dict(_json_arg("--rules", args.rules)) if args.rules else None
+    info = simulate(args.games, players=args.players, bandits=args.bandits,
+                    policies=args.policies, rules=rules, seed=args.seed, folder=args.out,
+                    setting_id=args.setting_id, chunk_size=args.chunk_size, workers=args.workers,
+                    backend=args.backend, scheduler=args.scheduler, check=args.check,
+                    quiet=args.quiet)
+    if not args.quiet:
+        done = info.games - info.games_run
+        print(f"{info.games_run:,} games in {info.seconds:.1f} s "
+              f"({info.games_per_second:,.0f} games/s)"
+              + (f", {done:,} already done" if done else "")
+              + f"; setting {info.setting_id} in {info.folder}")
+
+
+def _bench(args) -> None:
+    from .bench import bench, format_bench
+
+    r = bench(players=args.players, games=args.games, policy=args.policy, workers=args.workers,
+              compile_times=not args.no_compile)
+    print(json.dumps(r) if args.json else format_bench(r))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="coltsim", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -59,6 +85,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="render a trace file readably, drawing the train")
     p.add_argument("trace")
     p.set_defaults(func=_show)
+
+    p = sub.add_parser("simulate", help="play many games of one setting to a results folder")
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--out", required=True, help="results folder (rerun to resume)")
+    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument("--bandits", help="comma-separated, one per bandit; 'random' (default) draws "
+                                     "them per game, 'all' plays every line-up in turn")
+    p.add_argument("--policies", help="one policy for all, or comma-separated per player")
+    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\'')
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--setting-id", help="name of the setting (default: from its hash)")
+    p.add_argument("--chunk-size", type=int, help="games per file (default 50000)")
+    p.add_argument("--workers", type=int, help="parallel workers (default: every core)")
+    p.add_argument("--backend", default="loky", help="loky (processes), threading or dask")
+    p.add_argument("--scheduler", help="Dask scheduler address tcp://HOST:PORT")
+    p.add_argument("--check", action="store_true", help="check engine invariants (slower)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    p.set_defaults(func=_simulate)
+
+    p = sub.add_parser("bench", help="games per second per core, and compile times")
+    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument("--games", type=int, default=200_000)
+    p.add_argument("--policy", default="random")
+    p.add_argument("--workers", type=int, help="cores to use (default: every core)")
+    p.add_argument("--no-compile", action="store_true",
+                   help="skip the compile-time measurement (about a minute cold)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench)
     return parser
 
 

@@ -1,0 +1,99 @@
+"""Benchmarks: games per second of the compiled engine, and its compile time cold and cached.
+
+``bench`` plays games with the batch kernel in this process, one block per core, results in
+memory (no disk): the speed of the engine itself.  The compile times are measured in fresh
+subprocesses: cold with an empty temporary numba cache, then cached with that same cache.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+from .engine.play import play_batch
+from .engine.scoring import RB_N, RG_N
+from .runner import _available_cores, _check_count, make_setting
+
+# Run in a subprocess: time the import and first call of the batch kernel.
+_COMPILE_SNIPPET = """
+import time
+t = time.perf_counter()
+import numpy as np
+from coltsim.runner import make_setting, _run_chunk, _Job
+s = make_setting({players}, policies={policy!r})
+job = _Job(0, s.lineups(), s.seat_policy(), s.params_array(), s.rules.to_array(), 0, s.id,
+           s.players, s.n_bandits, s.policies, s.rules.rounds, None)
+_run_chunk(job, 0, 0, 2)
+print(time.perf_counter() - t)
+"""
+
+
+def compile_seconds(players: int = 4, policy: str = "random", cache_dir: str | None = None) -> float:
+    """Seconds to import coltsim and play a first game in a fresh Python (``NUMBA_CACHE_DIR`` =
+    ``cache_dir`` if given)."""
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    code = _COMPILE_SNIPPET.format(players=players, policy=policy)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"compile benchmark failed: {out.stderr.strip().splitlines()[-1:]}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench(players: int = 4, games: int = 200_000, policy: str = "random",
+          workers: int | None = None, seed: int = 0, compile_times: bool = True) -> dict:
+    """Measure the engine; returns a JSON-ready dict.
+
+    Keys: ``games``, ``seconds``, ``games_per_second``, ``workers``,
+    ``games_per_second_per_core``, ``players``, ``policy``, and with ``compile_times``
+    ``compile_cold_seconds`` and ``compile_cached_seconds``.
+    """
+    setting = make_setting(players, policies=policy)
+    games = _check_count(games, "games", 10**9)
+    if workers is None:
+        workers = _available_cores()
+    workers = _check_count(workers, "workers", numba.config.NUMBA_NUM_THREADS)
+    args = (setting.lineups(), setting.seat_policy(), setting.params_array(),
+            setting.rules.to_array(), 0)
+    out_b = np.empty((games, setting.n_bandits, RB_N), np.int32)
+    out_g = np.empty((games, RG_N), np.int32)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(workers)
+    try:
+        play_batch(seed, 0, *args, workers, out_b[:workers], out_g[:workers])  # load or compile
+        start = time.perf_counter()
+        play_batch(seed, 0, *args, workers, out_b, out_g)
+        seconds = time.perf_counter() - start
+    finally:
+        numba.set_num_threads(threads)
+    result = {
+        "games": games, "seconds": round(seconds, 4),
+        "games_per_second": round(games / seconds, 1), "workers": workers,
+        "games_per_second_per_core": round(games / seconds / workers, 1),
+        "players": setting.players, "policy": policy,
+    }
+    if compile_times:
+        with tempfile.TemporaryDirectory(prefix="coltsim-numba-") as cache:
+            result["compile_cold_seconds"] = round(compile_seconds(players, policy, cache), 2)
+            result["compile_cached_seconds"] = round(compile_seconds(players, policy, cache), 2)
+    return result
+
+
+def format_bench(r: dict) -> str:
+    lines = [
+        f"{r['games']:,} {r['players']}-player games, policy {r['policy']}, {r['workers']} "
+        f"core(s): {r['seconds']:.2f} s",
+        f"  {r['games_per_second']:,.0f} games/s, {r['games_per_second_per_core']:,.0f} "
+        f"games/s per core",
+    ]
+    if "compile_cold_seconds" in r:
+        lines.append(f"  compile: {r['compile_cold_seconds']:.1f} s cold, "
+                     f"{r['compile_cached_seconds']:.2f} s cached (import + first game)")
+    return "\n".join(lines)
