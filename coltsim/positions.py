@@ -90,7 +90,8 @@ class Position:
         """Player (seat) of a bandit name, or a player number returned as is."""
         if isinstance(who, (int, np.integer)):
             if not 0 <= who < self.players:
-                raise ValueError(f"player {who} is not in this game (players are 0..{self.players - 1})")
+                raise ValueError(f"player {who} is not in this game "
+                                 f"(players are 0..{self.players - 1})")
             return int(who)
         return int(self.st.bandit[self.bandit(who), B_TEAM])
 
@@ -153,12 +154,13 @@ class Position:
 
     # --- bullets and cards --------------------------------------------------------------------
     def shot(self, shooter, target, n: int = 1) -> "Position":
-        """``shooter`` has already fired ``n`` bullets at ``target`` (cards in the target's deck)."""
+        """``shooter`` has already fired ``n`` bullets at ``target`` (into the target's deck)."""
         s, t = self.bandit(shooter), self.bandit(target)
         if s == t:
             raise ValueError(f"bandit {shooter} cannot have shot itself")
         if self.st.bandit[s, B_BULLETS] < n:
-            raise ValueError(f"bandit {shooter} has only {self.st.bandit[s, B_BULLETS]} bullets left")
+            raise ValueError(f"bandit {shooter} has only {self.st.bandit[s, B_BULLETS]} "
+                             f"bullets left")
         self.st.bandit[s, B_BULLETS] -= n
         self.st.bandit[t, B_RECEIVED] += n
         p = int(self.st.bandit[t, B_TEAM])
@@ -167,7 +169,7 @@ class Position:
         return self
 
     def neutral(self, who, n: int = 1) -> "Position":
-        """``who`` has already received ``n`` neutral bullets from the supply (cards in its deck)."""
+        """``who`` has already received ``n`` neutral bullets from the supply (into its deck)."""
         b = self.bandit(who)
         left = int(self.st.game[G_NEUTRAL_LEFT])
         if 0 <= left < n:
@@ -239,7 +241,7 @@ class Position:
         return self
 
     def _card(self, p: int, name: str, taken=None, zones=(Z_DECK,)) -> int:
-        """A card of player ``p`` of the kind ``name`` in ``zones`` (not one listed in ``taken``)."""
+        """A card of player ``p`` of kind ``name`` in ``zones`` (not one listed in ``taken``)."""
         if name not in _CARD_CODE:
             raise ValueError(f"unknown card {name!r}; allowed: {', '.join(K.CARD_NAMES)}")
         kind = _CARD_CODE[name]
@@ -263,7 +265,8 @@ class Position:
         """Make ``name`` the round card of round ``round_index`` (0-based) and that round the
         current one."""
         if name not in K.ROUND_CARD_NAMES:
-            raise ValueError(f"unknown round card {name!r}; allowed: {', '.join(K.ROUND_CARD_NAMES)}")
+            raise ValueError(f"unknown round card {name!r}; "
+                             f"allowed: {', '.join(K.ROUND_CARD_NAMES)}")
         if not 0 <= round_index < self.rules.rounds:
             raise ValueError(f"round must be in 0..{self.rules.rounds - 1}, got {round_index}")
         self.st.rounds[round_index] = K.ROUND_CARD_NAMES.index(name)

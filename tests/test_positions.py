@@ -7,7 +7,9 @@ import pytest
 import coltsim.positions
 from coltsim import constants as K
 from coltsim.engine import flow
-from coltsim.engine.state import B_BULLETS, B_NEUTRAL, B_RECEIVED, G_CHECK, G_NEUTRAL_LEFT, Z_DECK, Z_HAND
+from coltsim.engine.state import (
+    B_BULLETS, B_NEUTRAL, B_RECEIVED, G_CHECK, G_NEUTRAL_LEFT, Z_DECK, Z_HAND,
+)
 from coltsim.positions import (
     Position, bandit_id, card_value, hand_cards, loot_of, loot_on, play_card, scheme, score, where,
 )

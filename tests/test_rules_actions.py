@@ -25,7 +25,7 @@ def top_of_deck(st, who):
     return st.cards[p, Z_DECK, st.ncards[p, Z_DECK] - 1]
 
 
-# --- Move -------------------------------------------------------------------------------------------
+# --- Move -----------------------------------------------------------------------------------------
 def test_move_inside_goes_one_car_forward_or_back():
     # M loco | A | B(Doc) | C | D(Ghost, Cheyenne, Tuco roof)
     pos = position().place("doc", 2)
@@ -75,7 +75,7 @@ def test_roof_move_max_option_limits_the_distance():
     assert where(st, "doc") == (1, "roof")
 
 
-# --- Floor Change -----------------------------------------------------------------------------------
+# --- Floor Change ---------------------------------------------------------------------------------
 def test_floor_change_goes_up_then_down_in_the_same_car():
     # M loco | A | B(Doc inside, loot inside and on the roof) | C | D
     pos = position().place("doc", 2)
@@ -89,13 +89,15 @@ def test_floor_change_goes_up_then_down_in_the_same_car():
     assert play_card(st, "doc", "floor") == []
     assert where(st, "doc") == (2, "inside")
     # Nothing else moved: the loot stays where it lay.
-    assert loot_on(st, 2, "inside") == [("jewel", 500)] and loot_on(st, 2, "roof") == [("purse", 250)]
+    assert loot_on(st, 2, "inside") == [("jewel", 500)]
+    assert loot_on(st, 2, "roof") == [("purse", 250)]
     assert loot_of(st, "doc") == []
 
 
-# --- Fire ---------------------------------------------------------------------------------------------
+# --- Fire -----------------------------------------------------------------------------------------
 def test_fire_on_the_roof_hits_the_nearest_occupied_roof_in_each_direction():
-    # loco(Tuco roof) M | A | B(Ghost roof, Doc roof) | C(Belle inside) | D(Cheyenne roof) | E | F(Django roof)
+    # M loco(Tuco roof) | A | B(Ghost roof, Doc roof) | C(Belle inside) | D(Cheyenne roof) | E
+    #     | F(Django roof)
     # Forward: car A is empty, the nearest occupied roof is the locomotive's (2 cars away).
     # Back: Cheyenne (2 cars away) hides Django; Belle inside car C neither blocks nor counts;
     # Doc on Ghost's own roof is neither a target nor an obstacle.
@@ -105,7 +107,8 @@ def test_fire_on_the_roof_hits_the_nearest_occupied_roof_in_each_direction():
     st = pos.build()
     tuco, cheyenne = ids(st, "tuco", "cheyenne")
     asked = play_card(st, "ghost", "fire", choose=[cheyenne])
-    assert [d.kind for d in asked] == ["fire"] and sorted(asked[0].options) == sorted([tuco, cheyenne])
+    assert [d.kind for d in asked] == ["fire"]
+    assert sorted(asked[0].options) == sorted([tuco, cheyenne])
     assert st.bandit[cheyenne, B_RECEIVED] == 1
     assert st.bandit[bandit_id(st, "ghost"), B_BULLETS] == 5
     # The bullet card is Ghost's, on top of Cheyenne's deck.
@@ -170,7 +173,7 @@ def test_fire_with_no_bullet_left_does_nothing():
     assert st.bandit[bandit_id(st, "doc"), B_BULLETS] == 0
 
 
-# --- Robbery ----------------------------------------------------------------------------------------
+# --- Robbery --------------------------------------------------------------------------------------
 def test_robbery_chooses_the_kind_of_loot():
     # M loco | A | B(Doc inside: purse, jewel, strongbox) | C | D
     pos = position().place("doc", 2)
@@ -202,7 +205,9 @@ def test_robbery_takes_a_purse_blind():
     assert taken == {250, 500}
 
 
-@pytest.mark.parametrize("level, loot_level", [("inside", None), ("inside", "roof"), ("roof", "inside")])
+@pytest.mark.parametrize("level, loot_level", [
+    ("inside", None), ("inside", "roof"), ("roof", "inside"),
+])
 def test_robbery_with_no_loot_on_the_spot_does_nothing(level, loot_level):
     # M loco | A | B(Doc; loot only on the other level, or nowhere) | C | D
     pos = position().place("doc", 2, level)
@@ -217,7 +222,7 @@ def test_robbery_with_no_loot_on_the_spot_does_nothing(level, loot_level):
         assert loot_on(st, 2, loot_level) == [("jewel", 500)]
 
 
-# --- Punch ---------------------------------------------------------------------------------------------
+# --- Punch ----------------------------------------------------------------------------------------
 def test_punch_chooses_target_loot_and_direction():
     # M loco | A | B(Doc, Ghost with purse + jewel, Tuco: all inside) | C | D
     pos = position().place("doc", 2).place("ghost", 2).place("tuco", 2).place("cheyenne", 4)
@@ -288,7 +293,7 @@ def test_punch_with_nobody_on_the_spot_does_nothing(ghost_level):
     assert where(st, "ghost") == ((2, "roof") if ghost_level else (4, "roof"))
 
 
-# --- Marshal ------------------------------------------------------------------------------------------
+# --- Marshal --------------------------------------------------------------------------------------
 def test_marshal_card_moves_him_one_car_either_way_inside():
     # loco | A | B(M, Doc roof) | C | D    the Marshal never goes up: Doc on his roof is safe
     pos = position().marshal(2).place("doc", 2, "roof").place("ghost", 4)

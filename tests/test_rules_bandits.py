@@ -31,7 +31,7 @@ def face_down_offered(decision):
     return [o for o in decision.options if o != flow.OPT_DRAW and o & flow.FACE_DOWN]
 
 
-# --- Ghost --------------------------------------------------------------------------------------------
+# --- Ghost ----------------------------------------------------------------------------------------
 def ghost_scheme(**rules):
     """Braking (N N N N), Ghost first player, every hand a Move and a Fire."""
     pos = position("ghost,belle,doc", **rules).round_card("braking").first_player(0)
@@ -82,7 +82,8 @@ def test_ghosts_face_down_card_still_resolves():
 
 def test_ghost_loses_the_face_down_play_by_drawing_first():
     st = ghost_scheme()
-    ghost_moves = iter([flow.OPT_DRAW, card_value(st, "ghost", "move"), flow.OPT_DRAW, flow.OPT_DRAW])
+    ghost_moves = iter([flow.OPT_DRAW, card_value(st, "ghost", "move"), flow.OPT_DRAW,
+                        flow.OPT_DRAW])
     asked = scheme(st, lambda d: next(ghost_moves) if d.player == 0 else d.options[0])
     first, second = [d for d in asked if d.player == 0][:2]
     assert face_down_offered(first) and face_down_offered(second) == []
@@ -124,7 +125,7 @@ def test_ghost_on_bridges_speeding_up_turn_plays_face_up_even_with_both_halves()
     assert all(face_down_offered(d) == [] for d in ghost[1:])
 
 
-# --- Belle --------------------------------------------------------------------------------------------
+# --- Belle ----------------------------------------------------------------------------------------
 def test_belle_alone_in_sight_can_be_shot():
     # M loco | A | B(Doc inside) | C(Belle inside) | D(Ghost roof)
     pos = position("ghost,belle,doc,tuco").place("doc", 2).place("belle", 3)
@@ -187,7 +188,7 @@ def test_belle_alone_on_the_spot_is_punched():
     assert where(st, "belle") == (1, "inside") and loot_on(st, 2) == [("jewel", 500)]
 
 
-# --- Cheyenne -------------------------------------------------------------------------------------------
+# --- Cheyenne -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("take", [1, 0])
 def test_cheyenne_may_keep_the_purse_she_punches_out(take):
     # M loco | A | B(Cheyenne, Ghost with a $450 purse, inside) | C | D(Doc)
@@ -226,7 +227,7 @@ def test_cheyenne_without_her_ability_lets_the_purse_fall():
     assert loot_on(st, 2) == [("purse", 450)]
 
 
-# --- Tuco -----------------------------------------------------------------------------------------------
+# --- Tuco -----------------------------------------------------------------------------------------
 def test_tuco_on_the_roof_may_also_shoot_through_it():
     # M loco | A | B(Tuco roof; Ghost inside below) | C(Doc roof) | D
     pos = position("ghost,tuco,doc").place("tuco", 2, "roof").place("ghost", 2)
@@ -261,7 +262,7 @@ def test_tucos_shot_through_the_roof_spares_belle_if_another_can_be_hit():
     assert received(st, "doc") == 1 and received(st, "belle") == 0
 
 
-# --- Django ---------------------------------------------------------------------------------------------
+# --- Django ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("django, target, level, pushed_to, marshal, doc", [
     # loco | A(Django inside) | B(Ghost inside) | C | D(Doc roof): pushed back
     (1, 2, "inside", 3, 0, (4, "roof")),
@@ -311,7 +312,7 @@ def test_django_without_his_ability_does_not_push():
     assert where(st, "ghost") == (2, "inside") and received(st, "ghost") == 1
 
 
-# --- Doc --------------------------------------------------------------------------------------------------
+# --- Doc ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("rules, doc_cards, others", [
     ({}, 7, 6),
     ({"hand_size": 5, "doc_bonus": 2}, 7, 5),

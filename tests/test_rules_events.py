@@ -17,7 +17,7 @@ def neutral(st, *names):
     return [int(st.bandit[bandit_id(st, n), B_NEUTRAL]) for n in names]
 
 
-# --- Angry Marshal ------------------------------------------------------------------------------------
+# --- Angry Marshal --------------------------------------------------------------------------------
 def test_angry_marshal_shoots_his_roof_then_moves_back_into_an_occupied_car():
     # loco | A(M; Ghost, Cheyenne roof) | B(Tuco inside, Doc roof) | C | D
     pos = position().marshal(1).place("ghost", 1, "roof").place("cheyenne", 1, "roof")
@@ -62,7 +62,7 @@ def test_angry_marshal_with_too_few_bullets_for_his_roof():
     assert st.game[G_MARSHAL] == 2
 
 
-# --- Swivel Arm and Braking ---------------------------------------------------------------------------
+# --- Swivel Arm and Braking -----------------------------------------------------------------------
 def test_swivel_arm_sweeps_every_roof_to_the_caboose():
     # loco(Ghost roof) M | A | B(Cheyenne roof, Tuco inside) | C | D(Doc roof)
     pos = position().place("ghost", 0, "roof").place("cheyenne", 2, "roof").place("tuco", 2)
@@ -83,7 +83,7 @@ def test_braking_moves_every_roof_one_car_forward_but_not_off_the_locomotive():
     assert st.bandit[:, B_NEUTRAL].sum() == 0
 
 
-# --- Take It All! ---------------------------------------------------------------------------------------
+# --- Take It All! ---------------------------------------------------------------------------------
 def test_take_it_all_puts_the_second_strongbox_in_the_marshals_car():
     # loco(strongbox) | A | B(M) | C | D
     pos = position().marshal(2)
@@ -97,15 +97,15 @@ def test_take_it_all_puts_the_second_strongbox_in_the_marshals_car():
     assert st.loot[K.FIRST_STRONGBOX + 1, L_WHERE] == 2 * 2 + K.INSIDE
 
 
-# --- Passengers' Rebellion ------------------------------------------------------------------------------
-@pytest.mark.parametrize("rules, left, given, left_after", [
-    ({}, None, [1, 1, 1, 0], 10),
-    ({}, 3, [1, 1, 1, 0], 0),  # just enough
-    ({}, 2, [0, 0, 0, 0], 0),  # run out: nobody, the two left leave the game
-    ({"neutral_runout": "until_empty"}, 2, [1, 1, 0, 0], 0),  # option: in bandit order
-    ({"neutral_bullets": -1}, None, [1, 1, 1, 0], -1),  # option: unlimited
+# --- Passengers' Rebellion ------------------------------------------------------------------------
+@pytest.mark.parametrize("rules, left, given, left_after, removed", [
+    ({}, None, [1, 1, 1, 0], 10, 0),
+    ({}, 3, [1, 1, 1, 0], 0, 10),  # just enough
+    ({}, 2, [0, 0, 0, 0], 0, 13),  # run out: nobody, the two left leave the game
+    ({"neutral_runout": "until_empty"}, 2, [1, 1, 0, 0], 0, 11),  # option: in bandit order
+    ({"neutral_bullets": -1}, None, [1, 1, 1, 0], -1, 0),  # option: unlimited
 ])
-def test_passengers_rebellion_shoots_every_bandit_inside(rules, left, given, left_after):
+def test_passengers_rebellion_shoots_every_bandit_inside(rules, left, given, left_after, removed):
     # loco(Ghost inside) | A(M) | B(Cheyenne inside, Tuco roof) | C | D(Doc inside)
     pos = position(**rules).marshal(1).place("ghost", 0).place("cheyenne", 2)
     pos.place("tuco", 2, "roof").place("doc", 4)
@@ -115,9 +115,10 @@ def test_passengers_rebellion_shoots_every_bandit_inside(rules, left, given, lef
     run_event(st, "passengers_rebellion")
     assert neutral(st, "ghost", "cheyenne", "doc", "tuco") == given
     assert st.game[G_NEUTRAL_LEFT] == left_after
+    assert st.game[G_NEUTRAL_REMOVED] == removed
 
 
-# --- Pickpocketing ------------------------------------------------------------------------------------
+# --- Pickpocketing --------------------------------------------------------------------------------
 def pickpocket_train():
     # M loco | A(Ghost inside; purse) | B(Cheyenne, Tuco inside; purse) | C(Doc roof; purse on
     # the roof) | D(Belle inside; a jewel only) | E
@@ -134,7 +135,9 @@ def test_pickpocketing_asks_each_lone_bandit_standing_on_a_purse():
     st = pickpocket_train()
     asked = run_event(st, "pickpocketing", choose=[1, 1])
     assert [(d.player, d.kind, d.options) for d in asked] == [
-        (bandit_id(st, "ghost"), "pickpocket", [1, 0]), (bandit_id(st, "doc"), "pickpocket", [1, 0])]
+        (bandit_id(st, "ghost"), "pickpocket", [1, 0]),
+        (bandit_id(st, "doc"), "pickpocket", [1, 0]),
+    ]
     assert loot_of(st, "ghost") == [("purse", 300)] and loot_of(st, "doc") == [("purse", 400)]
     # Not alone: Cheyenne and Tuco get nothing.  No purse: Belle takes nothing.
     assert loot_on(st, 2) == [("purse", 350)] and loot_on(st, 4) == [("jewel", 500)]
@@ -163,7 +166,7 @@ def test_pickpocketing_takes_a_purse_blind():
     assert taken == {250, 500}
 
 
-# --- Marshal's Revenge --------------------------------------------------------------------------------
+# --- Marshal's Revenge ----------------------------------------------------------------------------
 def test_marshals_revenge_takes_the_least_valuable_purse_on_his_roof_only():
     # loco | A | B(M; Ghost roof: $450, $300, $400 purses + jewel; Cheyenne roof: jewel only)
     #    | C(Tuco roof: $250 purse) | D(Doc inside: $250 purse)
@@ -184,13 +187,14 @@ def test_marshals_revenge_takes_the_least_valuable_purse_on_his_roof_only():
     assert loot_of(st, "tuco") == [("purse", 250)] and loot_of(st, "doc") == [("purse", 250)]
 
 
-# --- Hostage-Taking of the Conductor -----------------------------------------------------------------
+# --- Hostage-Taking of the Conductor --------------------------------------------------------------
 def test_hostage_taking_pays_a_ransom_on_both_levels_of_the_locomotive():
     # loco(Ghost inside, Cheyenne roof) | A(M; Tuco roof) | B | C | D(Doc inside)
     pos = position().marshal(1).place("ghost", 0).place("cheyenne", 0, "roof")
     st = pos.place("tuco", 1, "roof").place("doc", 4).build()
     run_event(st, "hostage_taking")
-    assert loot_of(st, "ghost") == [("ransom", 250)] and loot_of(st, "cheyenne") == [("ransom", 250)]
+    assert loot_of(st, "ghost") == [("ransom", 250)]
+    assert loot_of(st, "cheyenne") == [("ransom", 250)]
     assert st.loot[K.FIRST_RANSOM + bandit_id(st, "ghost"), L_WHERE] == K.AT_BANDIT + bandit_id(
         st, "ghost")
     assert loot_of(st, "tuco") == [] and loot_of(st, "doc") == []

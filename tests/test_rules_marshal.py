@@ -30,7 +30,7 @@ def deck(st, who):
     return list(st.cards[p, Z_DECK, :st.ncards[p, Z_DECK]])
 
 
-# --- a bandit entering the Marshal's car --------------------------------------------------------------
+# --- a bandit entering the Marshal's car ----------------------------------------------------------
 def test_moving_inside_the_marshals_car_sends_the_bandit_to_the_roof_with_a_neutral_bullet():
     # loco | A | B(M) | C(Doc inside) | D
     pos = position().marshal(2).place("doc", 3).place("ghost", 4).place("cheyenne", 4)
@@ -77,7 +77,7 @@ def test_a_bandit_punched_into_the_marshals_car_flees_to_the_roof():
     assert neutral(st, "doc") == 0
 
 
-# --- the Marshal entering a car ---------------------------------------------------------------------
+# --- the Marshal entering a car -------------------------------------------------------------------
 def test_marshal_card_into_an_occupied_car_sends_everyone_inside_to_the_roof():
     # loco | A(M) | B(Ghost, Cheyenne inside; Tuco roof) | C | D(Doc inside)
     pos = position().marshal(1).place("ghost", 2).place("cheyenne", 2).place("tuco", 2, "roof")
@@ -98,7 +98,7 @@ def test_marshal_card_into_an_empty_car_gives_nothing():
     assert st.bandit[:, B_NEUTRAL].sum() == 0 and st.game[G_NEUTRAL_LEFT] == 13
 
 
-# --- neutral bullets running out ----------------------------------------------------------------------
+# --- neutral bullets running out ------------------------------------------------------------------
 @pytest.mark.parametrize("left, runout, supply, expected_given, expected_left, expected_removed", [
     (2, "nobody", 13, [1, 1], 0, 11),  # just enough: both get one
     (1, "nobody", 13, [0, 0], 0, 13),  # too few: nobody, the last one leaves the game too

@@ -6,7 +6,8 @@ import pytest
 from coltsim import constants as K
 from coltsim.engine import flow
 from coltsim.engine.state import (
-    B_BULLETS, B_RECEIVED, G_FIRST, G_PHASE, G_ROUND, G_TURN, PH_OVER, PH_ROUND_START, Z_DECK, Z_HAND,
+    B_BULLETS, B_RECEIVED, G_FIRST, G_PHASE, G_ROUND, G_TURN, PH_OVER, PH_ROUND_START, Z_DECK,
+    Z_HAND,
 )
 from coltsim.positions import (
     Position, bandit_id, deal, hand_cards, pile_cards, run_event, scheme, steal, where,
@@ -35,7 +36,7 @@ def players_in_pile(st):
     return [p for p, _, _ in pile_cards(st)]
 
 
-# --- the draw ---------------------------------------------------------------------------------------
+# --- the draw -------------------------------------------------------------------------------------
 def test_each_round_starts_with_a_fresh_hand_of_six_from_the_whole_deck():
     hands = set()
     bullet_drawn = False
@@ -51,7 +52,7 @@ def test_each_round_starts_with_a_fresh_hand_of_six_from_the_whole_deck():
     assert len(hands) > 1 and bullet_drawn
 
 
-# --- turn order -------------------------------------------------------------------------------------
+# --- turn order -----------------------------------------------------------------------------------
 def test_normal_turns_go_clockwise_from_the_first_player():
     st = round_of("braking", first=2).build()  # N N N N
     asked = scheme(st, play_first_card)
@@ -107,7 +108,46 @@ def test_turns_of_the_five_and_six_player_round_cards(players, card, first, orde
     assert players_in_pile(st) == order
 
 
-# --- playing or drawing --------------------------------------------------------------------------------
+# RULES.md 3, copied from the table (not from the engine's constants): turns for 2-4 players and
+# for 5-6 players.
+ROUND_TABLE = {
+    "angry_marshal": ("NNTS", "NNS"),
+    "swivel_arm": ("NTNN", "NTN"),
+    "braking": ("NNNN", "NTNN"),
+    "take_it_all": ("NTDN", "NDS"),
+    "passengers_rebellion": ("NNTNN", "NTNS"),
+    "tunnel": ("NTNTN", "NTNT"),
+    "bridge": ("NDN", "ND"),
+    "marshals_revenge": ("NNTN", "NNTN"),
+    "pickpocketing": ("NNTN", "NNTN"),
+    "hostage_taking": ("NNTN", "NNTN"),
+}
+
+
+def expected_pile(turns, players, first):
+    """(player, face) of every play when everybody always plays."""
+    out = []
+    for letter in turns:
+        seats = [(first + k) % players for k in range(players)]
+        if letter == "S":
+            seats = [(first - k) % players for k in range(players)]
+        if letter == "D":
+            seats = [p for p in seats for _ in (0, 1)]
+        out += [(p, "down" if letter == "T" else "up") for p in seats]
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("card", sorted(ROUND_TABLE))
+def test_every_round_card_has_the_turns_of_the_rules_table(card, players):
+    first = 1
+    st = round_of(card, players=players, first=first).build()
+    scheme(st, play_first_card)
+    turns = ROUND_TABLE[card][players >= 5]
+    assert [(p, face) for p, _, face in pile_cards(st)] == expected_pile(turns, players, first)
+
+
+# --- playing or drawing ---------------------------------------------------------------------------
 def test_drawing_takes_the_top_three_cards_of_the_deck():
     pos = round_of("braking", players=3, cards=["move"]).stack(0, ["punch", "marshal", "rob"])
     st = pos.build()
@@ -163,7 +203,7 @@ def test_a_player_who_can_neither_play_nor_draw_passes():
     assert hand_cards(st, "cheyenne") == ["bullet", "bullet"]
 
 
-# --- end of Schemin' and Stealin' ----------------------------------------------------------------------
+# --- end of Schemin' and Stealin' -----------------------------------------------------------------
 def test_cards_left_in_hand_go_back_on_top_of_the_deck():
     # Cheyenne plays her first card on each of the four turns and keeps Marshal and Floor Change.
     pos = round_of("braking", players=3, cards=["move", "fire", "rob", "punch", "marshal", "floor"])
@@ -197,7 +237,7 @@ def test_stealin_resolves_in_play_order_against_the_position_as_it_is_then():
     assert [int(st.ncards[p, Z_DECK]) for p in range(3)] == [10, 10, 10]
 
 
-# --- the end of a round ------------------------------------------------------------------------------
+# --- the end of a round ---------------------------------------------------------------------------
 @pytest.mark.parametrize("card", ["tunnel", "bridge"])
 def test_after_the_event_the_next_player_becomes_first_player(card):
     # loco M | A(Cheyenne roof) | B(Belle inside) | C(Tuco roof)
