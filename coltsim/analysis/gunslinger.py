@@ -1,0 +1,90 @@
+"""The Gunslinger bonus: how often it is awarded, how many share it, who gets it, and how often
+it decides the game.
+
+- :func:`gunslinger_summary`: per setting, the share of games with a Gunslinger, the mean number
+  of Gunslingers, and the share of games whose winner the bonus changed (Wilson intervals).
+- :func:`gunslinger_shares`: per setting, the distribution of the number of Gunslingers.
+- :func:`gunslinger_by_bandit`: per setting and bandit, how often the bandit is a Gunslinger,
+  against the even share ``mean Gunslingers / players``, and how often it wins a game the bonus
+  decided.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .frames import BANDITS, as_frames, players_of_setting
+from ._common import grouped, label_columns, rate_rows, with_adjustment
+from .metrics import player_game_rows
+from .stats import LEVEL, wilson_interval
+
+
+def gunslinger_summary(results, level: float = LEVEL) -> pd.DataFrame:
+    """Per setting: ``games, awarded_rate (lo, hi), mean_gunslingers, shared_rate`` (two or more
+    Gunslingers, among games with one), ``changed_rate (lo, hi)``."""
+    f = as_frames(results)
+    g = f.games
+    n_gun = g["n_gunslingers"].to_numpy(np.int64)
+    t = grouped({"setting": g["setting"]}, {
+        "awarded": n_gun > 0, "shared": n_gun > 1, "gunslingers": n_gun,
+        "changed": g["gunslinger_changed_winner"].to_numpy(bool)})
+    n, awarded, shared = t["n"], t["awarded_sum"], t["shared_sum"]
+    out = pd.DataFrame({"setting": t["setting"], "games": n})
+    out["awarded_rate"] = awarded / n
+    out["awarded_lo"], out["awarded_hi"] = wilson_interval(awarded, n, level)
+    out["mean_gunslingers"] = t["gunslingers_sum"] / n
+    out["shared_rate"] = np.where(awarded > 0, shared / awarded.where(awarded > 0, 1), np.nan)
+    out["shared_lo"], out["shared_hi"] = wilson_interval(shared, awarded, level)
+    out["changed_rate"] = t["changed_sum"] / n
+    out["changed_lo"], out["changed_hi"] = wilson_interval(t["changed_sum"], n, level)
+    return label_columns(out, f)
+
+
+def gunslinger_shares(results) -> pd.DataFrame:
+    """Per setting and number of Gunslingers (0, 1, 2, ...): ``games`` and ``share``."""
+    f = as_frames(results)
+    g = f.games
+    n_gun = g["n_gunslingers"].to_numpy(np.int64)
+    top = int(n_gun.max()) if len(n_gun) else 0
+    t = grouped({"setting": g["setting"],
+                 "gunslingers": (n_gun, list(range(top + 1)))}, {})
+    t = t.rename(columns={"n": "games"})
+    t["gunslingers"] = t["gunslingers"].astype(np.int64)
+    t["share"] = t["games"] / t.groupby("setting")["games"].transform("sum")
+    return label_columns(t, f)
+
+
+def gunslinger_by_bandit(results, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
+    """Per setting and bandit: how often it is a Gunslinger and wins thanks to the bonus.
+
+    Returns
+    -------
+    DataFrame
+        ``setting, label, players, bandit, n, rate, lo, hi`` (share of its games in which it
+        is a Gunslinger), ``fair_share`` (mean Gunslingers per game / players: every bandit's
+        rate if none fires more than the others), ``vs_fair, p_value, p_adjusted,
+        significant``, and ``decided_rate, decided_lo, decided_hi``: share of its games that it
+        won while the bonus changed the winner (it won because of the bonus).
+    """
+    f = as_frames(results)
+    p = f.players
+    changed = f.games["gunslinger_changed_winner"].to_numpy(bool)[player_game_rows(f)]
+    gun = p["gunslinger"].to_numpy(bool)
+    decided = p["win"].to_numpy(bool) & gun & changed
+    summary = grouped({"setting": f.games["setting"]},
+                      {"gunslingers": f.games["n_gunslingers"].to_numpy(np.float64)})
+    mean_gun = dict(zip(summary["setting"], summary["gunslingers_sum"] / summary["n"]))
+    n_of = players_of_setting(f)
+    g = grouped({"setting": p["setting"], "bandit": p["bandit"]},
+                {"gun": gun, "decided": decided})
+    # The even share: Gunslingers per game over teams per game (a 2-player game has none).
+    fair = (g["setting"].map(mean_gun) / g["setting"].map(n_of)).to_numpy(np.float64)
+    table = pd.concat([g[["setting", "bandit"]],
+                       pd.DataFrame(rate_rows(g["gun_sum"], g["n"], fair, level))], axis=1)
+    table["decided_rate"] = g["decided_sum"] / g["n"]
+    table["decided_lo"], table["decided_hi"] = wilson_interval(g["decided_sum"], g["n"], level)
+    rank = {b: i for i, b in enumerate(BANDITS)}
+    table = table.sort_values("bandit", key=lambda s: s.map(lambda b: rank.get(b, 99)),
+                              kind="stable")
+    table = label_columns(table, f)
+    return with_adjustment(table, correction)

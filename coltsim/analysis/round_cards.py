@@ -1,0 +1,190 @@
+"""Round-card and station-card effects: what does a card do to the game?
+
+Each game's deck is 4 of the 7 round cards in random order plus 1 of the 3 station cards, so
+the games with a card and the games without it differ only by chance and by that card.  "Games
+with Braking minus games without" is the effect of Braking in place of an average other card
+(station cards: in place of an average other station card).
+
+- :func:`card_effects`: shift of each game metric (mean score, spread of scores, shots, neutral
+  bullets, Gunslinger changing the winner) when a card is in the deck, with Welch intervals.
+- :func:`card_bandit_effects`: shift of each bandit's win rate when a card is in the deck,
+  with Newcombe intervals.
+- :func:`card_position_effects`: the same shift of a metric by the card's position in the deck
+  (round 1..k), against the games without the card.
+
+Settings are analysed separately (the round cards have other turns for 5-6 players).  A card
+fixed by the rules (in every game, or in none) has no row.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .frames import BANDITS, ROUND_CARDS, STATION_CARDS, as_frames, column_codes, \
+    round_columns, setting_mask, setting_order, win_share
+from ._common import label_columns, with_adjustment
+from .metrics import GAME_METRICS, game_metrics, player_game_rows
+from .stats import LEVEL, newcombe_interval, two_proportion_p, welch_difference
+
+CARDS = ROUND_CARDS + STATION_CARDS
+
+
+def card_presence(games: pd.DataFrame) -> pd.DataFrame:
+    """Boolean column per card: is it in the game's deck (round cards or station)?"""
+    out = {card: np.zeros(len(games), bool) for card in CARDS}
+    for c in round_columns(games):
+        codes, _ = column_codes(games[c], ROUND_CARDS)
+        for i, card in enumerate(ROUND_CARDS):
+            out[card] |= codes == i
+    if "station" in games:
+        codes, _ = column_codes(games["station"], STATION_CARDS)
+        for i, card in enumerate(STATION_CARDS):
+            out[card] = codes == i
+    return pd.DataFrame(out, index=games.index)
+
+
+def card_position(games: pd.DataFrame) -> pd.DataFrame:
+    """Position (1..k) of each round card in each game's deck, 0 if absent."""
+    out = {card: np.zeros(len(games), np.int8) for card in ROUND_CARDS}
+    for j, c in enumerate(round_columns(games), start=1):
+        codes, _ = column_codes(games[c], ROUND_CARDS)
+        for i, card in enumerate(ROUND_CARDS):
+            out[card][codes == i] = j
+    return pd.DataFrame(out, index=games.index)
+
+
+def card_effects(results, metrics=None, level: float = LEVEL,
+                 correction: str = "holm") -> pd.DataFrame:
+    """Shift of game metrics when each card is in the deck.
+
+    Returns
+    -------
+    DataFrame
+        ``setting, label, players, card, kind`` (round/station), ``metric, description,
+        with_card, without_card, n_with, n_without, effect, lo, hi, p_value, p_adjusted,
+        significant``.  The whole table is one family for ``correction``.
+    """
+    f = as_frames(results)
+    metrics = list(metrics or GAME_METRICS)
+    gm = game_metrics(f)
+    presence = card_presence(f.games)
+    rows = []
+    for sid in setting_order(f):
+        in_s = setting_mask(gm, sid)
+        if not in_s.any():
+            continue
+        for card in CARDS:
+            has = presence[card].to_numpy()[in_s]
+            if has.all() or not has.any():
+                continue
+            for m in metrics:
+                v = gm[m].to_numpy()[in_s]
+                a, b = v[has], v[~has]
+                d, lo, hi, p = welch_difference(a.mean(), a.std(ddof=1), a.size,
+                                                b.mean(), b.std(ddof=1), b.size, level)
+                rows.append({"setting": sid, "card": card, "kind": _kind(card), "metric": m,
+                             "description": GAME_METRICS[m][0], "with_card": a.mean(),
+                             "without_card": b.mean(), "n_with": a.size, "n_without": b.size,
+                             "effect": float(d), "lo": float(lo), "hi": float(hi),
+                             "p_value": float(p)})
+    table = pd.DataFrame(rows, columns=_EFFECT_COLUMNS)
+    return with_adjustment(label_columns(table, f), correction)
+
+
+def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
+    """Shift of each bandit's win rate when each card is in the deck.
+
+    Returns
+    -------
+    DataFrame
+        ``setting, label, players, card, kind, bandit, rate_with, rate_without, n_with,
+        n_without, effect, lo, hi, p_value, p_adjusted, significant`` (rates in 0..1).
+    """
+    f = as_frames(results)
+    p = f.players
+    rows_of = player_game_rows(f)
+    presence = card_presence(f.games).to_numpy()[rows_of]  # (player rows, cards)
+    share = win_share(p)
+    bandit_code, _ = column_codes(p["bandit"], BANDITS)
+    rows = []
+    for sid in setting_order(f):
+        in_s = setting_mask(p, sid)
+        if not in_s.any():
+            continue
+        codes = bandit_code[in_s]
+        sh = share[in_s]
+        for j, card in enumerate(CARDS):
+            has = presence[in_s, j]
+            if has.all() or not has.any():
+                continue
+            bins = codes * 2 + has
+            n = np.bincount(bins[codes >= 0], minlength=2 * len(BANDITS)).reshape(-1, 2)
+            k = np.bincount(bins[codes >= 0], weights=sh[codes >= 0],
+                            minlength=2 * len(BANDITS)).reshape(-1, 2)
+            for b, name in enumerate(BANDITS):
+                if n[b, 0] == 0 or n[b, 1] == 0:
+                    continue
+                d, lo, hi = newcombe_interval(k[b, 1], n[b, 1], k[b, 0], n[b, 0], level)
+                rows.append({"setting": sid, "card": card, "kind": _kind(card), "bandit": name,
+                             "rate_with": k[b, 1] / n[b, 1], "rate_without": k[b, 0] / n[b, 0],
+                             "n_with": int(n[b, 1]), "n_without": int(n[b, 0]),
+                             "effect": float(d), "lo": float(lo), "hi": float(hi),
+                             "p_value": float(two_proportion_p(k[b, 1], n[b, 1],
+                                                               k[b, 0], n[b, 0]))})
+    cols = ["setting", "card", "kind", "bandit", "rate_with", "rate_without", "n_with",
+            "n_without", "effect", "lo", "hi", "p_value"]
+    table = pd.DataFrame(rows, columns=cols)
+    return with_adjustment(label_columns(table, f), correction)
+
+
+def card_position_effects(results, metrics=("mean_score",), level: float = LEVEL,
+                          correction: str = "holm") -> pd.DataFrame:
+    """Shift of game metrics when a round card is at position ``j`` of the deck, against the
+    games without it (position as a factor).
+
+    Returns
+    -------
+    DataFrame
+        ``setting, label, players, card, position, metric, description, with_card,
+        without_card, n_with, n_without, effect, lo, hi, p_value, p_adjusted, significant``.
+    """
+    f = as_frames(results)
+    gm = game_metrics(f)
+    pos = card_position(f.games)
+    k = len(round_columns(f.games))
+    rows = []
+    for sid in setting_order(f):
+        in_s = setting_mask(gm, sid)
+        if not in_s.any():
+            continue
+        for card in ROUND_CARDS:
+            at = pos[card].to_numpy()[in_s]
+            absent = at == 0
+            if absent.all() or not absent.any():
+                continue
+            for m in metrics:
+                v = gm[m].to_numpy()[in_s]
+                b = v[absent]
+                for j in range(1, k + 1):
+                    a = v[at == j]
+                    if a.size < 2:
+                        continue
+                    d, lo, hi, p = welch_difference(a.mean(), a.std(ddof=1), a.size,
+                                                    b.mean(), b.std(ddof=1), b.size, level)
+                    rows.append({"setting": sid, "card": card, "position": j, "metric": m,
+                                 "description": GAME_METRICS[m][0], "with_card": a.mean(),
+                                 "without_card": b.mean(), "n_with": a.size,
+                                 "n_without": b.size, "effect": float(d), "lo": float(lo),
+                                 "hi": float(hi), "p_value": float(p)})
+    cols = ["setting", "card", "position", "metric", "description", "with_card", "without_card",
+            "n_with", "n_without", "effect", "lo", "hi", "p_value"]
+    table = pd.DataFrame(rows, columns=cols)
+    return with_adjustment(label_columns(table, f), correction)
+
+
+_EFFECT_COLUMNS = ["setting", "card", "kind", "metric", "description", "with_card",
+                   "without_card", "n_with", "n_without", "effect", "lo", "hi", "p_value"]
+
+
+def _kind(card: str) -> str:
+    return "station" if card in STATION_CARDS else "round"
