@@ -77,6 +77,17 @@ def test_a_bandit_punched_into_the_marshals_car_flees_to_the_roof():
     assert neutral(st, "doc") == 0
 
 
+def test_pushed_or_punched_onto_the_marshals_roof_is_harmless():
+    # loco | A(Django roof) | B(Ghost roof) | C(M) | D(Cheyenne, Doc roof)
+    pos = position("ghost,django,doc,cheyenne").marshal(3).place("django", 1, "roof")
+    pos.place("ghost", 2, "roof").place("cheyenne", 4, "roof").place("doc", 4, "roof")
+    st = pos.build()
+    play_card(st, "django", "fire")
+    play_card(st, "cheyenne", "punch")
+    assert where(st, "ghost") == (3, "roof") and where(st, "doc") == (3, "roof")
+    assert st.bandit[:, B_NEUTRAL].sum() == 0 and st.game[G_NEUTRAL_LEFT] == 13
+
+
 # --- the Marshal entering a car -------------------------------------------------------------------
 def test_marshal_card_into_an_occupied_car_sends_everyone_inside_to_the_roof():
     # loco | A(M) | B(Ghost, Cheyenne inside; Tuco roof) | C | D(Doc inside)
