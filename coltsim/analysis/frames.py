@@ -20,8 +20,10 @@ BANDITS = K.BANDIT_NAMES
 ROUND_CARDS = K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS]
 STATION_CARDS = K.ROUND_CARD_NAMES[K.FIRST_STATION:]
 ROUND_COLUMN = re.compile(r"^round_(\d+)$")
-# Settings columns that are not rule options.
-SETTING_KEYS = ("setting", "players", "lineup", "policies")
+# Settings columns that are not rule options, and those that do not change what is played.
+SETTING_KEYS = ("setting", "players", "lineup", "policies", "params", "seed", "games",
+                "chunk_size")
+RUN_KEYS = ("seed", "games", "chunk_size")
 
 
 class Frames(NamedTuple):
@@ -67,22 +69,37 @@ def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
     """
     if len(settings) == 0:
         return {}
-    varying = [c for c in settings.columns
-               if c != "setting" and settings[c].astype(str).nunique() > 1]
+    varying = [c for c in settings.columns if c != "setting" and c not in RUN_KEYS
+               and settings[c].astype(str).nunique() > 1]
     labels = {}
     for _, row in settings.iterrows():
         parts = []
         for c in varying:
             if c == "players":
                 parts.append(f"{row[c]} players")
-            elif c in ("lineup", "policies"):
+            elif c == "policies":
+                parts.append(compact_policies(row[c]))
+            elif c == "lineup":
                 parts.append(str(row[c]))
+            elif c == "params":
+                parts.append(f"params={row[c]}" if str(row[c]) else "default params")
             else:
                 parts.append(f"{c}={row[c]}")
         if not parts:
-            parts = [f"{row['players']} players"] if "players" in settings else [str(row["setting"])]
+            parts = ([f"{row['players']} players"] if "players" in settings
+                     else [str(row["setting"])])
         labels[str(row["setting"])] = ", ".join(parts)
     return labels
+
+
+def compact_policies(text) -> str:
+    """``"greedy,greedy,greedy"`` -> ``"greedy"``; a mixed table stays as it is."""
+    names = [p.strip() for p in str(text).split(",") if p.strip()]
+    return names[0] if names and len(set(names)) == 1 else ",".join(names)
+
+
+def seat_policies(text) -> list[str]:
+    return [p.strip() for p in str(text).split(",") if p.strip()]
 
 
 def rule_columns(settings: pd.DataFrame) -> list[str]:

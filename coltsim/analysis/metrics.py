@@ -12,7 +12,7 @@ GAME_METRICS = {
     "score_spread": ("spread of scores within a game (SD across players, $)", "mean"),
     "shots": ("shots fired per bandit", "mean"),
     "neutral_bullets": ("neutral bullets received per bandit", "mean"),
-    "gunslinger_changed_winner": ("games whose winner the Gunslinger bonus changed", "rate"),
+    "gunslinger_changed_winner": ("games decided by the Gunslinger bonus", "rate"),
 }
 
 
