@@ -23,7 +23,6 @@ from .runner import _available_cores, _check_count, make_setting
 _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
-import numpy as np
 from coltsim.runner import make_setting, _run_chunk, _Job
 s = make_setting({players}, policies={policy!r})
 job = _Job(0, s.lineups(), s.seat_policy(), s.params_array(), s.rules.to_array(), 0, s.id,
@@ -33,7 +32,8 @@ print(time.perf_counter() - t)
 """
 
 
-def compile_seconds(players: int = 4, policy: str = "random", cache_dir: str | None = None) -> float:
+def compile_seconds(players: int = 4, policy: str = "random",
+                    cache_dir: str | None = None) -> float:
     """Seconds to import coltsim and play a first game in a fresh Python (``NUMBA_CACHE_DIR`` =
     ``cache_dir`` if given)."""
     env = dict(os.environ)

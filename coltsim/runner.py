@@ -51,10 +51,12 @@ _ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 
 
 def _engine_hash() -> str:
-    """Hash of the compiled sources: results of two runs can be mixed only if it is equal."""
+    """Hash of the compiled sources as imported (``_jit`` names the kernel cache after it):
+    results of two runs can be mixed only if it is equal."""
     from ._jit import _source_hash
 
-    return _source_hash()
+    name = Path(numba.config.CACHE_DIR).name
+    return name.removeprefix("coltsim-") if name.startswith("coltsim-") else _source_hash()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -230,8 +232,8 @@ def _available_cores() -> int:
 def _check_backend(backend, workers, scheduler):
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
-                                or workers < 1):
+    if workers is not None and (isinstance(workers, bool)
+                                or not isinstance(workers, (int, np.integer)) or workers < 1):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is only used with backend 'dask'")

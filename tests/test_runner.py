@@ -2,6 +2,11 @@
 Dask; the tidy tables; bad input."""
 import itertools
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -102,6 +107,30 @@ def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
     again = coltsim.simulate(GAMES, seed=7, folder=tmp_path, chunk_size=400, workers=1, quiet=True)
     assert again.chunks_run == 3
     assert_same(coltsim.load_results(tmp_path), baseline)
+
+
+def test_resume_after_kill(tmp_path, baseline):
+    """SIGKILL a command-line run (and its workers) part way, then finish it.
+
+    (``baseline`` compiles the kernel first, so the subprocess loads it from the cache.)"""
+    games, chunk = 24_000, 1000
+    args = [sys.executable, "-m", "coltsim.cli", "simulate", "--games", str(games), "--seed", "3",
+            "--chunk-size", str(chunk), "--workers", "2", "--out", str(tmp_path), "--quiet"]
+    proc = subprocess.Popen(args, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while len(list(tmp_path.glob("games/*/chunk-*.parquet"))) < 3:
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert len(coltsim.load_results(tmp_path).games) < games
+    info = coltsim.simulate(games, seed=3, folder=tmp_path, workers=2, quiet=True)
+    assert 0 < info.chunks_run < games // chunk
+    whole = coltsim.simulate(games, seed=3, workers=2, chunk_size=8000, quiet=True)
+    assert_same(coltsim.load_results(tmp_path), whole)
 
 
 # --- manifest -----------------------------------------------------------------------------------
@@ -289,6 +318,7 @@ def test_checked_run_and_rule_options():
     (dict(seed=-1), "seed must be an integer"),
     (dict(backend="spark"), "unknown backend 'spark'"),
     (dict(workers=0), "workers must be a positive integer"),
+    (dict(workers="2"), "workers must be a positive integer"),
     (dict(scheduler="tcp://127.0.0.1:1"), "scheduler is only used with backend 'dask'"),
     (dict(chunk_size=0), "chunk_size must be an integer from 1"),
     (dict(setting_id="a/b"), "setting_id must be"),
