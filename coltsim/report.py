@@ -331,7 +331,8 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
     (out_dir / "report.html").write_text(report.html(), encoding="utf-8")
     if experiment is not None and experiment.text:
         (out_dir / "experiment.toml").write_text(experiment.text, encoding="utf-8")
-    if f.manifest:
+    holds_data = (out_dir / "players").is_dir() or (out_dir / "players.parquet").exists()
+    if f.manifest and not holds_data:  # never touch the manifest of a results folder
         (out_dir / "manifest.json").write_text(json.dumps(f.manifest, indent=2, default=str)
                                                + "\n", encoding="utf-8")
     return report
@@ -494,6 +495,7 @@ def _seats_section(ctx: _Context):
     verdict = ("significant in every setting" if n_sig == len(first) else
                "not significant in any setting" if n_sig == 0 else
                "significant at " + ", ".join(first.loc[first["significant"], "label"]))
+    verdict += f" after {ctx.corr_name} correction"
     headline = ["First Player advantage (the win rate of the First Player of round 1 minus the "
                 "fair share 1/players, percentage points, 95% CI): " + "; ".join(parts)
                 + f"; {verdict}."]
@@ -554,6 +556,9 @@ def _gunslinger_section(ctx: _Context):
     shares = gun.gunslinger_shares(f)
     by_bandit = gun.gunslinger_by_bandit(f, lvl, corr)
     with_gun = summary[summary["awarded_rate"] > 0]
+    if "gunslinger_bonus" in f.settings:  # a title worth $0 decides nothing
+        paid = f.settings.loc[f.settings["gunslinger_bonus"].astype(int) > 0, "setting"]
+        with_gun = with_gun[with_gun["setting"].isin(set(paid.astype(str)))]
     by_bandit = by_bandit[by_bandit["setting"].isin(set(with_gun["setting"]))]
     by_bandit = by_bandit.reset_index(drop=True)
     headline = []
@@ -615,7 +620,7 @@ def _round_cards_section(ctx: _Context):
     sig = ms[ms["significant"]]
     if len(sig):
         top = sig.loc[sig["effect"].abs().idxmax()]
-        headline.append(f"The round card that moves scores most is {_card(top['card'])}: "
+        headline.append(f"The card that moves scores most is {_card(top['card'])}: "
                         f"{_usd_ci(top['effect'], top['lo'], top['hi'], signed=True)} per "
                         f"bandit at {top['label']}, against a deck with another card in its "
                         "place.")

@@ -178,3 +178,22 @@ def test_card_and_gunslinger_plots(results):
     artists = plots.plot_loot_mix(ax, scores, "base3")
     _check_axes(ax, artists)
     assert len(artists["bars"]) == len(plots.LOOT_COLOURS)
+
+
+def test_report_from_a_real_runner_folder(tmp_path):
+    # The runner's own tables and manifest (not synthetic ones): the schema the analyses read.
+    import coltsim
+
+    experiment = loads_experiment('name = "real"\ngames = 300\nseed = 3\n[sweep]\n'
+                                  'players = [3]\n[sweep.rules]\ngunslinger_bonus = [1000, 0]\n',
+                                  "real.toml")
+    folder = tmp_path / "reports" / "real"
+    for s in experiment.settings:
+        coltsim.simulate(experiment.games, seed=experiment.seed, folder=folder / "data",
+                         workers=1, backend="threading", quiet=True, **s.simulate_kwargs())
+    (folder / "experiment.toml").write_text(experiment.text)
+    report = render_from_folder(folder)
+    assert (folder / "report.html").exists() and (folder / "tables" / "compare.csv").exists()
+    compared = pd.read_csv(folder / "tables" / "compare.csv")
+    assert set(compared["n_pairs"][compared["group"] == "game"]) == {300}
+    assert report.headline and "gunslinger_bonus=0" in (folder / "report.md").read_text()

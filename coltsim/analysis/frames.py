@@ -69,8 +69,11 @@ def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
     """
     if len(settings) == 0:
         return {}
+    def shown(c):  # the values as labels print them
+        return settings[c].map(compact_policies) if c == "policies" else settings[c].astype(str)
+
     varying = [c for c in settings.columns if c != "setting" and c not in RUN_KEYS
-               and settings[c].astype(str).nunique() > 1]
+               and shown(c).nunique() > 1]
     labels = {}
     for _, row in settings.iterrows():
         parts = []
