@@ -47,11 +47,16 @@ def _simulate(args) -> None:
     from .runner import simulate
 
     rules = Rules.from_dict(_json_arg("--rules", args.rules)) if args.rules else None
-    info = simulate(args.games, players=args.players, bandits=args.bandits,
-                    policies=args.policies, rules=rules, seed=args.seed, folder=args.out,
-                    setting_id=args.setting_id, chunk_size=args.chunk_size, workers=args.workers,
-                    backend=args.backend, scheduler=args.scheduler, check=args.check,
-                    quiet=args.quiet)
+    try:
+        info = simulate(args.games, players=args.players, bandits=args.bandits,
+                        policies=args.policies, rules=rules, seed=args.seed, folder=args.out,
+                        setting_id=args.setting_id, chunk_size=args.chunk_size,
+                        workers=args.workers, backend=args.backend, scheduler=args.scheduler,
+                        check=args.check, quiet=args.quiet)
+    except KeyboardInterrupt:
+        print(f"coltsim simulate: interrupted; finished chunks are kept in {args.out}: run the "
+              f"same command again to resume", file=sys.stderr)
+        raise SystemExit(130) from None
     if not args.quiet:
         done = info.games - info.games_run
         print(f"{info.games_run:,} games in {info.seconds:.1f} s "

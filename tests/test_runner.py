@@ -109,23 +109,30 @@ def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
     assert_same(coltsim.load_results(tmp_path), baseline)
 
 
-def test_resume_after_kill(tmp_path, baseline):
-    """SIGKILL a command-line run (and its workers) part way, then finish it.
-
-    (``baseline`` compiles the kernel first, so the subprocess loads it from the cache.)"""
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_resume_after_kill_or_ctrl_c(tmp_path, baseline, sig):
+    """Kill a command-line run (SIGKILL to it and its workers, or a Ctrl-C) part way, then
+    finish it.  (``baseline`` compiles the kernel first: the subprocess loads it from the cache.)"""
     games, chunk = 24_000, 1000
     args = [sys.executable, "-m", "coltsim.cli", "simulate", "--games", str(games), "--seed", "3",
             "--chunk-size", str(chunk), "--workers", "2", "--out", str(tmp_path), "--quiet"]
-    proc = subprocess.Popen(args, start_new_session=True)
+    proc = subprocess.Popen(args, start_new_session=True, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 300
         while len(list(tmp_path.glob("games/*/chunk-*.parquet"))) < 3:
-            assert proc.poll() is None, "the run ended before it could be killed"
+            assert proc.poll() is None, "the run ended before it could be interrupted"
             assert time.monotonic() < deadline
             time.sleep(0.02)
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        if sig == signal.SIGKILL:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        assert "interrupted; finished chunks are kept" in err
     assert len(coltsim.load_results(tmp_path).games) < games
     info = coltsim.simulate(games, seed=3, folder=tmp_path, workers=2, quiet=True)
     assert 0 < info.chunks_run < games // chunk
