@@ -11,6 +11,7 @@ from coltsim.analysis import balance, compare, gunslinger, round_cards, seats
 from coltsim.analysis.frames import concat_frames, read_frames, write_frames
 from coltsim.analysis.synthetic import synthetic_results
 from coltsim.experiment import loads_experiment
+from coltsim import report as report_mod
 from coltsim.report import build_report, render_from_folder
 
 EXPERIMENT = """
@@ -24,6 +25,11 @@ players = [3, 4]
 [sweep.rules]
 gunslinger_bonus = [1000, 500]
 """
+
+
+@pytest.fixture(autouse=True)
+def small_figures(monkeypatch):
+    monkeypatch.setattr(report_mod, "DPI", 40)  # the same figures, fewer pixels to draw
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +98,8 @@ def test_report_names_holm_by_default_and_can_leave_analyses_out(results, tmp_pa
 def test_render_from_folder_rerenders_from_saved_data(results, tmp_path):
     folder = tmp_path / "reports" / "tiny"
     write_frames(results, folder / "data")
-    (folder / "experiment.toml").write_text(EXPERIMENT)
+    (folder / "experiment.toml").write_text(EXPERIMENT.replace('correction = "bh"',
+                                                               'analyses = ["balance"]'))
     report = render_from_folder(folder)
     assert (folder / "report.md").exists() and (folder / "figures" / "balance_effects.png").exists()
     assert report.title == "coltsim report: tiny"
@@ -184,7 +191,8 @@ def test_report_from_a_real_runner_folder(tmp_path):
     # The runner's own tables and manifest (not synthetic ones): the schema the analyses read.
     import coltsim
 
-    experiment = loads_experiment('name = "real"\ngames = 300\nseed = 3\n[sweep]\n'
+    experiment = loads_experiment('name = "real"\ngames = 300\nseed = 3\n'
+                                  'analyses = ["balance", "compare"]\n[sweep]\n'
                                   'players = [3]\n[sweep.rules]\ngunslinger_bonus = [1000, 0]\n',
                                   "real.toml")
     folder = tmp_path / "reports" / "real"
