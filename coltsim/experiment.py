@@ -57,7 +57,7 @@ import pandas as pd
 
 from . import constants as K
 from .rules import Rules
-from .runner import BACKENDS, LINEUP_ALL, LINEUP_RANDOM
+from .runner import BACKENDS, LINEUP_ALL, LINEUP_RANDOM, make_setting
 from .setting import MAX_PLAYERS, MIN_PLAYERS, check_rules, lineup_codes
 
 ANALYSES = ("balance", "seats", "gunslinger", "round_cards", "compare")
@@ -482,8 +482,17 @@ def _resolve(source, key, players, lineup, policies, options, policy_params) -> 
 
     policies_t = tuple(plist)
     params = tuple(tuple(sorted(policy_params.get(p, {}).items())) for p in policies_t)
-    return Setting(_setting_id(players, resolved_lineup, policies_t, rules, policy_params),
-                   players, resolved_lineup, policies_t, rules, params)
+    setting = Setting(_setting_id(players, resolved_lineup, policies_t, rules, policy_params),
+                      players, resolved_lineup, policies_t, rules, params)
+    if all(p in known for p in policies_t):
+        # Whatever else the runner would refuse (user policies are resolved when run).
+        try:
+            make_setting(**setting.simulate_kwargs())
+        except ValueError as e:
+            paths = [path for opt, (_, path) in options.items()
+                     if re.search(rf"\b{opt}\b", str(e))]
+            raise ExperimentError(f"{source}: {paths[0] if paths else key}: {e}") from None
+    return setting
 
 
 def _setting_id(players, lineup, policies, rules, policy_params) -> str:

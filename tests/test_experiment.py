@@ -166,6 +166,8 @@ def test_experiment_error_is_a_value_error():
      ["must list 4 cars for 4 players"]),
     ('neutral_bullets = 13', 'round_cards = ["braking"]', "rules.round_cards",
      ["rounds - 1 = 4"]),
+    ('neutral_bullets = 13', 'neutral_bullets = 200', "rules.neutral_bullets",
+     ["at most 127"]),
     ('gunslinger_bonus = [1000, 0]', 'gunslinger_bonus = [1000, 1000]', "sweep",
      ["the same setting as sweep"]),
     ('[rules]', '[policy_params.nobody]\nx = 1\n[rules]', "policy_params.nobody",
