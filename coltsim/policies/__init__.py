@@ -1,8 +1,25 @@
 """Policies: every decision of a player is "choose one of these legal options".
 
-A built-in policy is a compiled function registered by name with an integer id; mixed seats
-dispatch on the id of the deciding player (``choose``).
-"""
-from .builtin import POLICY_IDS, POLICY_NAMES, choose
+Every policy is a compiled function of one signature (builtin.py)::
 
-__all__ = ["POLICY_IDS", "POLICY_NAMES", "choose"]
+    policy(obs, kind, options, params, rng) -> int
+
+registered by name with an integer id; mixed seats dispatch on the id of the deciding player
+(``choose``).  ``view`` holds the helpers that read the position, ``observe`` the observation and
+the determinisation used by ``rollout``; ``registry`` resolves names, presets, parameters and
+user policies (``"package.module:function"``); ``kernels`` plays batches with any mix of them.
+See docs/policies.md.
+"""
+from .builtin import FIRST_USER_ID, POLICY_IDS, POLICY_NAMES, choose
+from .registry import Seats, load_user_policy, param_names, param_vector, resolve_policies
+
+__all__ = ["FIRST_USER_ID", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose", "load_user_policy",
+           "param_names", "param_vector", "resolve_policies", "batch_kernel"]
+
+
+def batch_kernel(functions: tuple = ()):
+    """A kernel with ``engine.play.play_batch``'s signature that plays built-in policies and the
+    user policies ``functions`` (``Seats.functions``); see kernels.py."""
+    from .kernels import user_kernel
+
+    return user_kernel(functions)

@@ -1,26 +1,71 @@
-"""Built-in policies and the dispatcher that asks the deciding player's policy.
+"""Built-in policies by integer id, and ``choose``: the dispatcher the playout loop calls.
 
-Every policy has the same shape: given the state with a decision pending (its kind is
-``game[G_PEND_KIND]``, its legal options ``options[:game[G_PEND_N]]``), the deciding player, the
-player's parameter vector and its own random stream, return the index of the chosen option.
+Every policy, built-in or a user's, is a compiled function of one signature::
+
+    policy(obs, kind, options, params, rng) -> int     # index into options
+
+``obs`` what the deciding player may know (observe.py; the player is ``obs.game[G_PEND_PLAYER]``),
+``kind`` the decision kind (flow.DK_*), ``options`` ``int64[n]`` the legal option values,
+``params`` ``float64[N_PARAMS]`` the player's parameter row, ``rng`` ``uint64[1, 2]`` the
+player's own random stream (``RNG_DECIDE + player``).
+
+A built-in's id is its index in ``POLICY_NAMES``; the presets of ``weighted`` (aggressive,
+cautious, never_fires, never_moves_marshal) have ids of their own, so a name alone says everything.
+
+``choose(st)`` looks up the deciding player's policy id in ``st.seat_policy``.  ``random`` is
+answered inline (one draw, no observation), so the random path costs what it always did.
+``greedy`` and ``weighted`` read only what their player may know through view.py's helpers, which
+give the same answers on the state as on an observation, so they are handed the state itself
+(no copy); tests/test_policies.py checks both facts.  ``rollout`` samples worlds from an
+observation built for it.  User policies (ids from ``FIRST_USER_ID``) are dispatched by a kernel
+compiled for them (kernels.py); here an unknown id plays at random.
 """
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
-from ..engine.state import G_PEND_N, G_PEND_PLAYER
+from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
+from .heuristic import PRESET_NAMES, greedy_policy, preset_policy, weighted_policy
+from .observe import new_observation, observe
+from .rollout import rollout_policy
 
 POLICY_RANDOM = 0
-POLICY_NAMES = ("random",)
+POLICY_GREEDY = 1
+POLICY_WEIGHTED = 2
+POLICY_ROLLOUT = 3
+FIRST_PRESET = 4  # then one id per preset of ``weighted`` (heuristic.PRESETS)
+POLICY_NAMES = ("random", "greedy", "weighted", "rollout") + PRESET_NAMES
 POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
+FIRST_USER_ID = 100
 
 
 @njit
-def random_policy(st, player):
+def random_policy(obs, kind, options, params, rng):
     """Uniform over the legal options."""
-    return randint(st.rng, RNG_DECIDE + player, st.game[G_PEND_N])
+    return randint(rng, 0, options.shape[0])
+
+
+@njit
+def _choose_builtin(st, player, pid):
+    n = st.game[G_PEND_N]
+    kind = st.game[G_PEND_KIND]
+    rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
+    if pid == POLICY_GREEDY:
+        return greedy_policy(st, kind, st.options[:n], st.params[player], rng)
+    if pid == POLICY_WEIGHTED:
+        return weighted_policy(st, kind, st.options[:n], st.params[player], rng)
+    if FIRST_PRESET <= pid < FIRST_PRESET + len(PRESET_NAMES):
+        return preset_policy(st, kind, st.options[:n], pid - FIRST_PRESET, rng)
+    if pid == POLICY_ROLLOUT:
+        obs = new_observation(st)
+        observe(st, player, obs)
+        return rollout_policy(obs, kind, obs.options[:n], obs.params[player], rng)
+    return randint(rng, 0, n)
 
 
 @njit
 def choose(st):
     """Ask the deciding player's policy; returns an option index."""
     player = st.game[G_PEND_PLAYER]
-    return random_policy(st, player)
+    pid = st.seat_policy[player]
+    if pid == POLICY_RANDOM:
+        return randint(st.rng, RNG_DECIDE + player, st.game[G_PEND_N])
+    return _choose_builtin(st, player, pid)

@@ -1,0 +1,303 @@
+"""The rule-of-thumb policies: ``greedy`` and its parametric form ``weighted``.
+
+Both score every legal option with the same features and take the best (ties broken at random
+from the policy's stream; with a positive temperature ``weighted`` samples from a softmax).
+Scores are in thousands of dollars, roughly what the option is worth now.
+
+Planning a card (it resolves later, after the cards played before it) is judged from where the
+card's bandit will stand by then: its spot moved by the player's own cards already on the pile
+this round (a Move toward the best nearby loot, a Floor Change).  From there:
+
+=========  =======================================================================================
+Robbery    ``loot`` x the best token lying there (strongbox 1000 > jewel 500 > purse ~333)
+Move       ``seek`` x how much better the best reachable spot is than this one
+Floor      ``seek`` x how much better the other level is; ``avoid`` x going inside the Marshal's car
+Fire       ``fire`` x (0.15 + 0.35 if someone is in line) + ``rich`` x 0.2 x the richest target's
+           loot; a dead card (no bullet left) scores -0.3
+Punch      ``punch`` x (0.1 + 0.5 x the richest bandit's loot on the spot); nobody there: -0.2
+Marshal    ``marshal`` x (0.05 + 0.3 x opponents he could reach inside an adjacent car)
+draw       ``draw`` x (0.1 + 0.25 if at most two action cards are left in hand)
+=========  =======================================================================================
+
+Resolving a card: move to the spot with the most loot nearby, away from the Marshal; shoot and
+punch the richest opponent (``rich``); rob the most valuable kind; make the punched bandit drop
+its most valuable kind (Cheyenne: a purse, which she keeps) and push it away from loot or into
+the Marshal; send the Marshal onto opponents (``marshal``), away from the player's own bandits
+(``avoid``); always take a purse when offered; discard bullet cards, keep action cards.
+
+A weight of ``NEVER`` (-1e9) makes a card unplayable unless nothing else is legal: the
+``never_fires`` and ``never_moves_marshal`` presets.  A weight vector of all zeros means "not
+set" and plays the greedy weights.
+"""
+import numpy as np
+
+from .. import constants as K
+from .._jit import njit
+from ..engine.flow import (
+    DK_CHEYENNE, DK_DISCARD, DK_FIRE, DK_KEEP, DK_MARSHAL, DK_MOVE, DK_PICKPOCKET, DK_PLAN,
+    DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB,
+)
+from ..engine.state import (
+    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_MARSHAL, G_PEND_PLAYER, G_PILE_N,
+    G_T_TARGET, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind, card_owner,
+)
+from .view import (
+    KIND_VALUE, acting_bandit, carried_value, grab_value, is_draw, is_face_down, is_stop,
+    line_of_fire_from, mine_inside, opponents_inside, option_card, playable_in_hand, rand_below,
+    rand_unit, roof_reach, under_marshal,
+)
+
+W_LOOT = 0
+W_SEEK = 1
+W_FIRE = 2
+W_PUNCH = 3
+W_MARSHAL = 4
+W_AVOID = 5
+W_DRAW = 6
+W_RICH = 7
+W_TEMPERATURE = 8
+WEIGHT_NAMES = ("loot", "seek", "fire", "punch", "marshal", "avoid", "draw", "rich",
+                "temperature")
+NEVER = -1e9
+
+GREEDY = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0)
+# Named play styles of ``weighted`` (each also registered as a policy name of its own).
+PRESETS = {
+    #                       loot seek fire punch marshal avoid draw rich temperature
+    "aggressive":          (0.8, 0.8, 2.0, 2.0, 1.5, 0.5, 1.0, 2.0, 0.0),
+    "cautious":            (1.2, 1.0, 0.5, 0.5, 0.5, 3.0, 1.5, 0.5, 0.0),
+    "never_fires":         (1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0),
+    "never_moves_marshal": (1.0, 1.0, 1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 0.0),
+}
+PRESET_NAMES = tuple(PRESETS)
+
+
+def _weights(values) -> np.ndarray:
+    w = np.zeros(N_PARAMS)
+    w[:len(values)] = values
+    return w
+
+
+GREEDY_WEIGHTS = _weights(GREEDY)
+PRESET_WEIGHTS = np.array([_weights(PRESETS[name]) for name in PRESET_NAMES])
+
+_TIE = 1e-9
+_OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
+
+
+# --- where things are -------------------------------------------------------------------------------
+@njit
+def _potential(obs, w, car, level):
+    """How good it is to stand on (car, level): loot within reach, minus meeting the Marshal."""
+    v = grab_value(obs, car, level) + _OTHER_LEVEL * grab_value(obs, car, 1 - level)
+    s = w[W_SEEK] * v / 1000.0
+    if under_marshal(obs, car, level):
+        s -= w[W_AVOID] * 0.5
+    return s
+
+
+@njit
+def _best_destination(obs, w, car, level):
+    """The car a Move from (car, level) would choose (the best potential; the nearer on ties)."""
+    reach = roof_reach(obs) if level == K.ROOF else 1
+    best = car
+    best_s = -1e18
+    for d in range(1, reach + 1):
+        for c in (car - d, car + d):
+            if 0 <= c <= caboose(obs):
+                s = _potential(obs, w, c, level)
+                if s > best_s + _TIE:
+                    best_s = s
+                    best = c
+    return best
+
+
+@njit
+def _projected_spot(obs, w, player, b):
+    """Where bandit ``b`` will stand when the next card planned for it resolves."""
+    car = obs.bandit[b, B_CAR]
+    level = obs.bandit[b, B_LEVEL]
+    pile = obs.pile
+    for i in range(obs.game[G_PILE_N]):
+        if pile[i, PILE_PLAYER] != player:
+            continue
+        c = pile[i, PILE_CARD]
+        if c < 0 or card_owner(c) != b:
+            continue
+        k = card_kind(c)
+        if k == K.FLOOR:
+            level = 1 - level
+        elif k == K.MOVE:
+            car = _best_destination(obs, w, car, level)
+        if under_marshal(obs, car, level):
+            level = K.ROOF
+    return car, level
+
+
+@njit
+def _richest(obs, player, targets, n):
+    """The most loot among ``targets[:n]`` (as ``player`` knows it), in thousands."""
+    best = 0.0
+    for i in range(n):
+        v = carried_value(obs, player, targets[i])
+        if v > best:
+            best = v
+    return best / 1000.0
+
+
+# --- planning -------------------------------------------------------------------------------------
+@njit
+def _plan_score(obs, w, player, value, buf):
+    if is_draw(value):
+        poor = 0.25 if playable_in_hand(obs, player) <= 2 else 0.0
+        return w[W_DRAW] * (0.1 + poor)
+    card = option_card(value)
+    b = card_owner(card)
+    kind = card_kind(card)
+    car, level = _projected_spot(obs, w, player, b)
+    s = 0.01 if is_face_down(value) else 0.0
+    if kind == K.ROB:
+        g = grab_value(obs, car, level)
+        return s + (w[W_LOOT] * g / 1000.0 if g > 0 else -0.2)
+    if kind == K.MOVE:
+        here = _potential(obs, w, car, level)
+        d = _best_destination(obs, w, car, level)
+        return s + _potential(obs, w, d, level) - here
+    if kind == K.FLOOR:
+        return s + _potential(obs, w, car, 1 - level) - _potential(obs, w, car, level)
+    if kind == K.FIRE:
+        if obs.bandit[b, B_BULLETS] == 0:
+            return s - 0.3
+        n = line_of_fire_from(obs, b, car, level, buf)
+        m = 0
+        for i in range(n):  # never count the player's own bandits as targets
+            if obs.bandit[buf[i], B_TEAM] != player:
+                buf[m] = buf[i]
+                m += 1
+        if m == 0:
+            return s + w[W_FIRE] * 0.15
+        return s + w[W_FIRE] * 0.5 + w[W_RICH] * 0.2 * _richest(obs, player, buf, m)
+    if kind == K.PUNCH:
+        m = 0
+        for t in range(obs.game[G_BANDITS]):
+            if obs.bandit[t, B_TEAM] != player and obs.bandit[t, B_CAR] == car and \
+                    obs.bandit[t, B_LEVEL] == level:
+                buf[m] = t
+                m += 1
+        if m == 0:
+            return s - 0.2
+        return s + w[W_PUNCH] * (0.1 + 0.5 * _richest(obs, player, buf, m))
+    # Marshal card
+    mc = obs.game[G_MARSHAL]
+    best = 0
+    for c in (mc - 1, mc + 1):
+        if 0 <= c <= caboose(obs):
+            best = max(best, opponents_inside(obs, player, c) - 2 * mine_inside(obs, player, c))
+    return s + w[W_MARSHAL] * (0.05 + 0.3 * best)
+
+
+# --- resolving --------------------------------------------------------------------------------------
+@njit
+def _resolve_score(obs, w, player, kind, value, actor):
+    if kind == DK_MOVE:
+        level = obs.bandit[actor, B_LEVEL]
+        return _potential(obs, w, value, level) + 0.3 * _potential(
+            obs, w, _best_destination(obs, w, value, level), level)
+    if kind == DK_FIRE or kind == DK_PUNCH_TARGET:
+        if obs.bandit[value, B_TEAM] == player:
+            return -10.0
+        return w[W_RICH] * carried_value(obs, player, value) / 1000.0
+    if kind == DK_ROB:
+        return KIND_VALUE[value] / 1000.0
+    if kind == DK_PUNCH_LOOT:
+        v = KIND_VALUE[value] / 1000.0
+        if value == K.PURSE and ability(obs, actor, K.CHEYENNE):
+            v += 0.4
+        return v
+    if kind == DK_PUNCH_DIR:
+        target = obs.game[G_T_TARGET]
+        level = obs.bandit[target, B_LEVEL]
+        s = -grab_value(obs, value, level) / 1000.0
+        if under_marshal(obs, value, level):
+            s += 0.5
+        return s
+    if kind == DK_MARSHAL:
+        return w[W_MARSHAL] * 0.3 * opponents_inside(obs, player, value) - \
+            w[W_AVOID] * 0.5 * mine_inside(obs, player, value)
+    if kind == DK_DISCARD or kind == DK_KEEP:
+        if is_stop(value):
+            return 0.5
+        return 1.0 if card_kind(option_card(value)) == K.BULLET else 0.0
+    # DK_CHEYENNE, DK_PICKPOCKET: 1 = take the purse
+    return float(value)
+
+
+@njit
+def _score(obs, w, player, kind, value, actor, buf):
+    if kind == DK_PLAN:
+        return _plan_score(obs, w, player, value, buf)
+    return _resolve_score(obs, w, player, kind, value, actor)
+
+
+@njit
+def pick_best(obs, kind, options, w, rng):
+    """Index of the option with the best score under weights ``w`` (see the module docstring);
+    ties broken uniformly at random, or a softmax draw when ``w[W_TEMPERATURE] > 0``."""
+    player = obs.game[G_PEND_PLAYER]
+    actor = acting_bandit(obs, kind)
+    buf = np.empty(K.MAX_BANDITS, np.int64)
+    n = options.shape[0]
+    temperature = w[W_TEMPERATURE]
+    if temperature > 0:
+        scores = np.empty(n)
+        top = -1e300
+        for i in range(n):
+            scores[i] = _score(obs, w, player, kind, options[i], actor, buf)
+            top = max(top, scores[i])
+        total = 0.0
+        for i in range(n):
+            scores[i] = np.exp((scores[i] - top) / temperature)
+            total += scores[i]
+        u = rand_unit(rng) * total
+        for i in range(n):
+            u -= scores[i]
+            if u < 0:
+                return i
+        return n - 1
+    best = -1e300
+    chosen = 0
+    ties = 0
+    for i in range(n):
+        s = _score(obs, w, player, kind, options[i], actor, buf)
+        if s > best + _TIE:
+            best = s
+            chosen = i
+            ties = 1
+        elif s >= best - _TIE:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                chosen = i
+    return chosen
+
+
+@njit
+def greedy_policy(obs, kind, options, params, rng):
+    """Rules of thumb (``GREEDY_WEIGHTS``); ``params`` is ignored."""
+    return pick_best(obs, kind, options, GREEDY_WEIGHTS, rng)
+
+
+@njit
+def preset_policy(obs, kind, options, preset, rng):
+    """``weighted`` with the weights of preset number ``preset`` (``PRESET_NAMES``)."""
+    return pick_best(obs, kind, options, PRESET_WEIGHTS[preset], rng)
+
+
+@njit
+def weighted_policy(obs, kind, options, params, rng):
+    """The greedy features weighted by ``params[:len(WEIGHT_NAMES)]`` (all zeros: greedy's)."""
+    unset = True
+    for i in range(len(WEIGHT_NAMES)):
+        unset &= params[i] == 0.0
+    if unset:
+        return pick_best(obs, kind, options, GREEDY_WEIGHTS, rng)
+    return pick_best(obs, kind, options, params, rng)

@@ -1,0 +1,122 @@
+"""``rollout``: a search policy built on the engine's speed (flat Monte Carlo with
+determinisation).
+
+For a decision with ``n`` legal options and a budget of ``B`` rollouts, it samples
+``max(1, B // n)`` worlds consistent with its observation (observe.sample_world: other hands and
+decks, face-down cards, hidden purse values, future round cards, all dealt from its own random
+stream), and in each world tries every option: apply it, play on with a fast playout policy for
+every seat, score.  Every option is tried in the same worlds with the same random streams
+(common random numbers), so the comparison between options is sharp.  The option with the best
+mean outcome wins (ties at random).
+
+Outcome of a playout for the deciding player: its share of the victory (1, 1/k when k teams
+share it, else 0) plus ``MARGIN_WEIGHT`` times its score lead over the best other team, in
+thousands of dollars.
+
+Parameters (``params[P_*]``; 0 means the default):
+
+==============  ====================================================================================
+``budget``      rollouts per decision (default ``DEFAULT_BUDGET``)
+``playout``     playout policy of every seat: 0 ``greedy`` (default), 1 ``random``
+``horizon``     rounds to play before scoring the position (0: to the end of the game)
+==============  ====================================================================================
+
+The playouts never call a policy that could search again (no cycle in the call graph: the
+compiled-code cache cannot hold mutually recursive kernels).
+"""
+import numpy as np
+
+from .._jit import njit
+from ..engine.flow import advance, apply
+from ..engine.rng import RNG_DECIDE, randint
+from ..engine.scoring import RB_N, RB_TEAM_SCORE, RB_WIN, RG_N, RG_N_WINNERS, score_game
+from ..engine.state import (
+    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, copy_state,
+)
+from .heuristic import greedy_policy
+from .observe import copy_into, sample_world
+from .view import rand_below
+
+P_BUDGET = 0
+P_PLAYOUT = 1
+P_HORIZON = 2
+PARAM_NAMES = ("budget", "playout", "horizon")
+PLAYOUT_GREEDY = 0
+PLAYOUT_RANDOM = 1
+PLAYOUT_NAMES = ("greedy", "random")
+DEFAULT_BUDGET = 64
+MARGIN_WEIGHT = 0.05
+
+
+@njit
+def playout_choose(w, playout):
+    """The playout policy's choice at ``w``'s pending decision (a sampled world: any seat)."""
+    p = w.game[G_PEND_PLAYER]
+    n = w.game[G_PEND_N]
+    if playout == PLAYOUT_RANDOM:
+        return randint(w.rng, RNG_DECIDE + p, n)
+    return greedy_policy(w, w.game[G_PEND_KIND], w.options[:n], w.params[p],
+                         w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+
+
+@njit
+def play_until(w, playout, stop_round):
+    """Play ``w`` with the playout policy until the game ends or round ``stop_round`` begins."""
+    while advance(w):
+        if w.game[G_ROUND] >= stop_round:
+            return
+        apply(w, playout_choose(w, playout))
+
+
+@njit
+def outcome(w, player, out_b, out_g):
+    """Victory share plus ``MARGIN_WEIGHT`` x score lead (thousands) of ``player`` in ``w``."""
+    score_game(w, out_b, out_g)
+    mine = 0.0
+    win = 0.0
+    other = -1e18
+    for b in range(w.game[G_BANDITS]):
+        s = float(out_b[b, RB_TEAM_SCORE])
+        if w.bandit[b, B_TEAM] == player:
+            mine = s
+            win = out_b[b, RB_WIN] / max(1, out_g[RG_N_WINNERS])
+        elif s > other:
+            other = s
+    return win + MARGIN_WEIGHT * (mine - other) / 1000.0
+
+
+@njit
+def rollout_policy(obs, kind, options, params, rng):
+    """Flat Monte Carlo over determinised worlds (module docstring)."""
+    n = options.shape[0]
+    player = obs.game[G_PEND_PLAYER]
+    budget = int(params[P_BUDGET]) if params[P_BUDGET] >= 1 else DEFAULT_BUDGET
+    playout = int(params[P_PLAYOUT])
+    horizon = int(params[P_HORIZON])
+    stop = obs.game[G_N_ROUNDS]
+    if horizon > 0:
+        stop = min(stop, obs.game[G_ROUND] + horizon)
+    samples = max(1, budget // n)
+    world = copy_state(obs)
+    trial = copy_state(obs)
+    out_b = np.zeros((obs.bandit.shape[0], RB_N), np.int32)
+    out_g = np.zeros(RG_N, np.int32)
+    total = np.zeros(n)
+    for _ in range(samples):
+        sample_world(obs, rng, world)
+        for i in range(n):
+            copy_into(trial, world)
+            apply(trial, i)
+            play_until(trial, playout, stop)
+            total[i] += outcome(trial, player, out_b, out_g)
+    best = 0
+    ties = 0
+    for i in range(n):
+        if ties == 0 or total[i] > total[best] + 1e-9:
+            best = i
+            ties = 1
+        elif total[i] >= total[best] - 1e-9:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                best = i
+    return best

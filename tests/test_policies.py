@@ -1,0 +1,484 @@
+"""Policies: legal answers, no hidden information, observation and sampled worlds, user policies,
+the registry, and (slow) the strength ladder."""
+import numba
+import numpy as np
+import pytest
+
+from coltsim import constants as K
+from coltsim.engine import actions as A
+from coltsim.engine.check import check_invariants
+from coltsim.engine.flow import advance, apply
+from coltsim.engine.rng import RNG_CHANCE, RNG_DECIDE, randint, seed_streams, shuffle
+from coltsim.engine.setup import setup_game
+from coltsim.engine.state import (
+    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_CHECK, G_FAIL, G_GAME_INDEX, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PILE_N,
+    G_PHASE, G_PLAYERS, G_POS, G_ROUND, PH_KEEP, PH_SCHEME, PH_STEAL, L_KIND, L_VALUE, L_WHERE, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK,
+    Z_HAND, card_kind, copy_state, new_state,
+)
+from coltsim.policies import POLICY_NAMES, param_vector, resolve_policies
+from coltsim.policies.builtin import POLICY_ROLLOUT, choose
+from coltsim.policies.heuristic import greedy_policy, weighted_policy
+from coltsim.policies.observe import (
+    new_observation, observe, pile_resolved, pile_revealed, sample_world,
+)
+from coltsim.policies import view as V
+from coltsim.rules import Rules
+from coltsim.tournament import run_ladder, tournament
+
+jit = numba.njit(cache=True)
+
+# Configurations covering every decision kind: base game 3-6 players, advanced rules (discard
+# and keep), the 2-player team game.
+CONFIGS = [
+    (4, Rules()),
+    (3, Rules()),
+    (5, Rules()),
+    (6, Rules()),
+    (4, Rules(advanced=True)),
+    (2, Rules(advanced=True)),
+]
+
+
+def _state(players, rules, policy_ids, params=None, seed=0):
+    nb = players * (2 if players == 2 else 1)
+    st = new_state(players, nb, rules.to_array(), 0)
+    st.seat_policy[:] = policy_ids
+    if params is not None:
+        st.params[:, :] = params
+    return st, np.full(nb, -1, np.int64)
+
+
+# --- every built-in answers with a legal option -----------------------------------------------------
+@jit
+def _play_checked(st, seed, first, n_games, lineup, kinds_seen):
+    """Play games with ``choose``; count answers outside [0, n) and broken invariants."""
+    illegal = 0
+    broken = 0
+    for g in range(first, first + n_games):
+        setup_game(st, seed, g, lineup)
+        st.game[G_CHECK] = 1
+        while advance(st):
+            n = st.game[G_PEND_N]
+            kinds_seen[st.game[G_PEND_KIND]] += 1
+            i = choose(st)
+            if i < 0 or i >= n:
+                illegal += 1
+                i = 0
+            apply(st, i)
+        if st.game[G_FAIL] != 0:
+            broken += 1
+    return illegal, broken
+
+
+@pytest.mark.parametrize("players, rules", CONFIGS)
+def test_every_builtin_policy_answers_legally(players, rules):
+    names = [n for n in POLICY_NAMES if n != "rollout"]
+    kinds = np.zeros(12, np.int64)
+    for k in range(len(names)):  # every policy at every seat, mixed with the others
+        lineup_names = [names[(k + s) % len(names)] for s in range(players)]
+        seats = resolve_policies(players, lineup_names)
+        st, lineup = _state(players, rules, seats.seat_policy, seats.params)
+        illegal, broken = _play_checked(st, 11, 100 * k, 60, lineup, kinds)
+        assert illegal == 0, lineup_names
+        assert broken == 0, lineup_names
+    # rollout, cheaply: a small budget and short playouts
+    seats = resolve_policies(players, ["rollout"] + ["greedy"] * (players - 1),
+                             {"rollout": {"budget": 4, "horizon": 1}})
+    st, lineup = _state(players, rules, seats.seat_policy, seats.params)
+    assert _play_checked(st, 12, 0, 3, lineup, kinds) == (0, 0)
+    expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
+    if rules.advanced:
+        expected |= {10, 11}
+    assert expected <= set(np.flatnonzero(kinds))
+
+
+# --- perturbing what a player cannot know ----------------------------------------------------------------
+@jit
+def _perturb(st, player, seed):
+    """Change everything ``player`` cannot know; keep everything it can."""
+    rng = np.zeros((1, 2), np.uint64)
+    seed_streams(rng, seed, 0)
+    # Other players' hands and decks: mixed together, counts kept; their face-down cards not yet
+    # revealed swapped with action cards of their hand or deck.
+    for q in range(st.game[G_PLAYERS]):
+        if q == player:
+            continue
+        nh = st.ncards[q, Z_HAND]
+        nd = st.ncards[q, Z_DECK]
+        both = np.empty(nh + nd, np.int64)
+        both[:nh] = st.cards[q, Z_HAND, :nh]
+        both[nh:] = st.cards[q, Z_DECK, :nd]
+        shuffle(rng, 0, both, nh + nd)
+        for i in range(st.game[G_PILE_N]):
+            if st.pile[i, PILE_PLAYER] == q and st.pile[i, PILE_DOWN] == 1 and \
+                    not pile_revealed(st, i) and nh + nd > 0:
+                j = randint(rng, 0, nh + nd)
+                if card_kind(both[j]) != K.BULLET:
+                    c = st.pile[i, PILE_CARD]
+                    st.pile[i, PILE_CARD] = both[j]
+                    both[j] = c
+        st.cards[q, Z_HAND, :nh] = both[:nh]
+        st.cards[q, Z_DECK, :nd] = both[nh:]
+    # The player's own deck order.
+    shuffle(rng, 0, st.cards[player, Z_DECK], st.ncards[player, Z_DECK])
+    # Values of the purses its bandits do not carry.
+    hidden = np.empty(K.N_PURSES, np.int64)
+    values = np.empty(K.N_PURSES, np.int64)
+    m = 0
+    for t in range(K.FIRST_PURSE, K.FIRST_PURSE + K.N_PURSES):
+        w = st.loot[t, L_WHERE]
+        if not (w >= K.AT_BANDIT and st.bandit[w - K.AT_BANDIT, B_TEAM] == player):
+            hidden[m] = t
+            values[m] = st.loot[t, L_VALUE]
+            m += 1
+    shuffle(rng, 0, values, m)
+    for i in range(m):
+        st.loot[hidden[i], L_VALUE] = values[i]
+    # Future round cards: a fresh draw from the cards not yet seen, another station card.
+    r = st.game[G_ROUND]
+    unseen = np.empty(K.N_ROUND_CARDS, np.int64)
+    u = 0
+    for c in range(K.N_ROUND_CARDS):
+        seen = False
+        for i in range(r + 1):
+            seen |= st.rounds[i] == c
+        if not seen:
+            unseen[u] = c
+            u += 1
+    shuffle(rng, 0, unseen, u)
+    n_rounds = st.game[G_N_ROUNDS]
+    for i in range(r + 1, n_rounds - 1):
+        st.rounds[i] = unseen[i - r - 1]
+    if r < n_rounds - 1:
+        st.rounds[n_rounds - 1] = K.FIRST_STATION + (st.rounds[n_rounds - 1] - K.FIRST_STATION
+                                                      + 1 + randint(rng, 0, 2)) % 3
+    # Everybody else's random streams (the future shuffles), the game index, stale slots.
+    for s in range(st.rng.shape[0]):
+        if s != RNG_DECIDE + player:
+            st.rng[s, 0] ^= np.uint64(0x5DEECE66D) + np.uint64(seed)
+    st.game[G_GAME_INDEX] += 12345
+    for q in range(st.game[G_PLAYERS]):
+        for z in range(3):
+            for i in range(st.ncards[q, z], st.cards.shape[2]):
+                st.cards[q, z, i] = randint(rng, 0, 48)
+    for i in range(st.game[G_PILE_N], st.pile.shape[0]):
+        st.pile[i, PILE_CARD] = randint(rng, 0, 48)
+
+
+@jit
+def _cheat(st, kind, options, params, rng):
+    """A policy that peeks at the next player's hand (to show the test can fail)."""
+    q = (st.game[G_PEND_PLAYER] + 1) % st.game[G_PLAYERS]
+    s = 0
+    for i in range(st.ncards[q, Z_HAND]):
+        s += st.cards[q, Z_HAND, i] * (i + 1)
+    for t in range(K.FIRST_PURSE, K.FIRST_PURSE + K.N_PURSES):
+        s += st.loot[t, L_VALUE] * t * (st.loot[t, L_WHERE] >= 0)
+    return s % options.shape[0]
+
+
+@jit
+def _same_decisions(st, pid, every, seed, n_games, lineup):
+    """Play random games; at every ``every``-th decision ask policy ``pid`` on the state and on
+    a perturbed copy (same own stream).  Returns (decisions compared, differences, differences
+    of the cheating policy, perturbations that changed the state)."""
+    compared = 0
+    differ = 0
+    cheat_differ = 0
+    changed = 0
+    k = 0
+    for g in range(n_games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            p = st.game[G_PEND_PLAYER]
+            n = st.game[G_PEND_N]
+            k += 1
+            if k % every == 0:
+                a = copy_state(st)
+                b = copy_state(st)
+                _perturb(b, p, k)
+                changed += not (np.array_equal(a.cards, b.cards) and np.array_equal(a.loot, b.loot)
+                                and np.array_equal(a.rounds, b.rounds))
+                a.seat_policy[p] = pid
+                b.seat_policy[p] = pid
+                differ += choose(a) != choose(b)
+                rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+                rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+                cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
+                    _cheat(b, 0, b.options[:n], b.params[p], rng_b)
+                compared += 1
+            apply(st, randint(st.rng, RNG_DECIDE + p, n))
+    return compared, differ, cheat_differ, changed
+
+
+@pytest.mark.parametrize("players, rules", CONFIGS)
+@pytest.mark.parametrize("name", [n for n in POLICY_NAMES if n != "random"])
+def test_no_policy_reads_hidden_information(players, rules, name):
+    pid = POLICY_NAMES.index(name)
+    params = np.tile(param_vector(name, {"budget": 6, "horizon": 1} if name == "rollout" else None),
+                     (players, 1))
+    st, lineup = _state(players, rules, np.zeros(players, np.int64), params)
+    every, n_games = (7, 2) if pid == POLICY_ROLLOUT else (3, 6)
+    compared, differ, cheat_differ, changed = _same_decisions(st, pid, every, 5, n_games, lineup)
+    assert compared > 20
+    assert changed > compared // 2  # the perturbation really changes hidden things
+    assert cheat_differ > 0  # ... which a peeking policy notices
+    assert differ == 0
+
+
+# --- the observation and the sampled worlds -----------------------------------------------------------
+@jit
+def _check_any_phase(st):
+    """check_invariants, also during Schemin' (where every pile card is still unresolved:
+    counted as in Stealin' before the first card)."""
+    phase = st.game[G_PHASE]
+    if phase == PH_SCHEME or phase == PH_KEEP:
+        t = copy_state(st)
+        t.game[G_PHASE] = PH_STEAL
+        t.game[G_POS] = 0
+        return check_invariants(t)
+    return check_invariants(st)
+
+
+@jit
+def _observation_checks(st, seed, n_games, lineup, every):
+    """At decisions of random games: (1) the observation is the same for a perturbed state;
+    (2) it keeps the player's own hand and hides the others'; (3) greedy and weighted decide the
+    same on the state and on the observation; (4) a world sampled from the observation is a
+    legal position whose observation is the same.  Returns counts of failures of each."""
+    fails = np.zeros(5, np.int64)
+    k = 0
+    obs = new_observation(st)
+    obs2 = new_observation(st)
+    world = copy_state(st)
+    w = np.zeros(16)
+    w[:9] = (0.5, 2.0, 1.5, 0.3, 1.0, 2.0, 0.7, 1.2, 0.0)
+    for g in range(n_games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            p = st.game[G_PEND_PLAYER]
+            n = st.game[G_PEND_N]
+            kind = st.game[G_PEND_KIND]
+            k += 1
+            if k % every == 0:
+                observe(st, p, obs)
+                b = copy_state(st)
+                _perturb(b, p, k)
+                observe(b, p, obs2)
+                same = (np.array_equal(obs.game, obs2.game) and np.array_equal(obs.loot, obs2.loot)
+                        and np.array_equal(obs.cards, obs2.cards)
+                        and np.array_equal(obs.pile, obs2.pile)
+                        and np.array_equal(obs.rounds, obs2.rounds)
+                        and np.array_equal(obs.evtok, obs2.evtok))
+                fails[0] += not same
+                q = (p + 1) % st.game[G_PLAYERS]
+                nh = st.ncards[p, Z_HAND]
+                fails[1] += not np.array_equal(obs.cards[p, Z_HAND, :nh], st.cards[p, Z_HAND, :nh])
+                for i in range(st.ncards[q, Z_HAND]):
+                    fails[1] += obs.cards[q, Z_HAND, i] != -1
+                r1 = st.rng.copy()
+                r2 = st.rng.copy()
+                d1 = greedy_policy(st, kind, st.options[:n], st.params[p],
+                                   r1[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+                d2 = greedy_policy(obs, kind, obs.options[:n], obs.params[p],
+                                   r2[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+                d3 = weighted_policy(st, kind, st.options[:n], w,
+                                     r1[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+                d4 = weighted_policy(obs, kind, obs.options[:n], w,
+                                     r2[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+                fails[2] += d1 != d2 or d3 != d4
+                sample_world(obs, r1[RNG_DECIDE + p:RNG_DECIDE + p + 1], world)
+                fails[3] += _check_any_phase(world) != 0 or _check_any_phase(st) != 0
+                observe(world, p, obs2)
+                same = (np.array_equal(obs.game, obs2.game) and np.array_equal(obs.loot, obs2.loot)
+                        and np.array_equal(obs.cards, obs2.cards)
+                        and np.array_equal(obs.ncards, obs2.ncards)
+                        and np.array_equal(obs.pile, obs2.pile)
+                        and np.array_equal(obs.rounds, obs2.rounds)
+                        and np.array_equal(obs.options, obs2.options))
+                fails[4] += not same
+            apply(st, randint(st.rng, RNG_DECIDE + p, n))
+    return k // every, fails
+
+
+@pytest.mark.parametrize("players, rules", CONFIGS)
+def test_observation_and_sampled_worlds(players, rules):
+    st, lineup = _state(players, rules, np.zeros(players, np.int64))
+    compared, fails = _observation_checks(st, 3, 8, lineup, 2)
+    assert compared > 100
+    assert list(fails) == [0, 0, 0, 0, 0], "perturbed obs, own/other hands, greedy on obs, " \
+                                          "world invariants, world observation"
+
+
+@jit
+def _hidden_purses_in_obs(st, player):
+    obs = new_observation(st)
+    observe(st, player, obs)
+    known = 0
+    hidden = 0
+    for t in range(K.FIRST_PURSE, K.FIRST_PURSE + K.N_PURSES):
+        if obs.loot[t, L_VALUE] >= 0:
+            known += 1
+        else:
+            hidden += 1
+    return known, hidden, obs.rounds.copy()
+
+
+def test_observation_knows_only_its_own_purses_and_the_current_round():
+    st, lineup = _state(4, Rules(), np.zeros(4, np.int64))
+    _setup_only(st, lineup)
+    known, hidden, rounds = _hidden_purses_in_obs(st, 2)
+    assert (known, hidden) == (1, K.N_PURSES - 1)  # its starting $250 purse
+    assert rounds[0] == -1  # nothing revealed before round 1 starts
+    assert (rounds == -1).all()
+
+
+@jit
+def _setup_only(st, lineup):
+    setup_game(st, 0, 0, lineup)
+
+
+# --- view helpers agree with the engine ---------------------------------------------------------------
+@jit
+def _line_of_fire_agrees(st, seed, n_games, lineup):
+    bad = 0
+    checked = 0
+    a = np.empty(8, np.int64)
+    b = np.empty(8, np.int64)
+    for g in range(n_games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            for s in range(st.game[G_BANDITS]):
+                na = A.fire_targets(st, s, a)
+                if st.bandit[s, B_BULLETS] == 0:
+                    continue
+                nb = V.line_of_fire_from(st, s, st.bandit[s, B_CAR], st.bandit[s, B_LEVEL], b)
+                checked += 1
+                if na != nb or not np.array_equal(np.sort(a[:na]), np.sort(b[:nb])):
+                    bad += 1
+            apply(st, randint(st.rng, RNG_DECIDE + st.game[G_PEND_PLAYER], st.game[G_PEND_N]))
+    return checked, bad
+
+
+def test_line_of_fire_from_matches_the_fire_card():
+    rules = Rules(abilities=("ghost", "cheyenne", "tuco", "django", "doc"))  # Belle filters
+    st, lineup = _state(5, rules, np.zeros(5, np.int64))
+    checked, bad = _line_of_fire_agrees(st, 1, 5, lineup)
+    assert checked > 500 and bad == 0
+
+
+# --- user policies ----------------------------------------------------------------------------------
+@numba.njit
+def robber(obs, kind, options, params, rng):
+    """A user policy: play a Robbery when standing on loot, take the most valuable kind,
+    otherwise greedy."""
+    if kind == 0:  # DK_PLAN
+        for i in range(options.shape[0]):
+            v = options[i]
+            if not V.is_draw(v) and V.card_kind(V.option_card(v)) == K.ROB:
+                b = V.card_bandit(V.option_card(v))
+                if V.grab_value(obs, V.bandit_car(obs, b), V.bandit_level(obs, b)) > 0:
+                    return i
+    if kind == 3:  # DK_ROB
+        best = 0
+        for i in range(options.shape[0]):
+            if V.KIND_VALUE[options[i]] > V.KIND_VALUE[options[best]]:
+                best = i
+        return best
+    return greedy_policy(obs, kind, options, params, rng)
+
+
+@numba.njit
+def sees_no_hidden_cards(obs, kind, options, params, rng):
+    """A user policy that fails (returns -1) if its observation shows another player's card."""
+    me = V.me(obs)
+    for q in range(obs.game[G_PLAYERS]):
+        if q != me:
+            for i in range(obs.ncards[q, Z_HAND]):
+                if obs.cards[q, Z_HAND, i] != -1:
+                    return -1
+    return V.rand_below(rng, options.shape[0])
+
+
+@numba.njit
+def always_out_of_range(obs, kind, options, params, rng):
+    return options.shape[0]
+
+
+def test_user_policy_from_python():
+    df = tournament({"t": [robber, "random", "random", "random"]}, games=20, seed=4)
+    row = df.set_index("policy").loc[f"{__name__}:robber"]
+    assert row["seats"] == 1 and row["games"] == 80
+    assert row["win_rate"] > 0.5  # a sensible policy beats random players
+    df = tournament([sees_no_hidden_cards, "greedy", "rollout"], games=2,
+                    params={"rollout": {"budget": 3, "horizon": 1}})
+    assert len(df) == 3
+
+
+def test_user_policy_from_a_config(tmp_path):
+    path = tmp_path / "ladder.toml"
+    path.write_text(f'''
+name = "user"
+seed = 3
+games = 10
+
+[[settings]]
+players = 3
+policies = ["{__name__}:robber", "greedy", "{__name__}:sees_no_hidden_cards"]
+''')
+    df = run_ladder(path)
+    assert set(df["policy"]) == {f"{__name__}:robber", "greedy",
+                                 f"{__name__}:sees_no_hidden_cards"}
+    assert df["win_rate"].sum() == pytest.approx(1.0)
+
+
+def test_user_policy_out_of_range_is_reported():
+    with pytest.raises(ValueError, match="outside"):
+        tournament([always_out_of_range, "random", "random"], games=2)
+
+
+# --- registry -----------------------------------------------------------------------------------
+def test_registry_names_presets_and_parameters():
+    seats = resolve_policies(4, ["greedy", "cautious", "weighted", f"{__name__}:robber"],
+                             {"weighted": {"fire": 0.0}})
+    assert list(seats.seat_policy[:3]) == [1, POLICY_NAMES.index("cautious"), 2]
+    assert seats.seat_policy[3] == 100 and seats.functions == (robber,)
+    assert seats.params[2, 2] == 0.0 and seats.params[2, 0] == 1.0
+    v = param_vector("rollout", {"budget": 10, "playout": "random"})
+    assert (v[0], v[1], v[2]) == (10, 1, 0)
+    assert param_vector("never_fires")[2] < -1e8
+    with pytest.raises(ValueError, match="has no parameter 'speed'; allowed: loot"):
+        param_vector("weighted", {"speed": 1})
+    with pytest.raises(ValueError, match="playout must be one of"):
+        param_vector("rollout", {"playout": "clever"})
+    with pytest.raises(ValueError, match="unknown policy 'clever'"):
+        resolve_policies(4, "clever")
+    with pytest.raises(ValueError, match="cannot import module"):
+        resolve_policies(4, "nowhere.at_all:f")
+    with pytest.raises(ValueError, match="must name 1 or 4"):
+        resolve_policies(4, ["greedy", "random"])
+
+
+def test_never_fires_never_plays_fire_when_it_has_a_choice():
+    from coltsim.trace import trace_game
+
+    fires = others = 0
+    for g in range(4):
+        lines = trace_game(players=4, seed=9, game_index=g,
+                           policies=["never_fires", "random", "random", "random"])
+        fires += sum(1 for x in lines if x["type"] == "plan" and x["player"] == 0
+                     and x.get("card") == "fire")
+        others += sum(1 for x in lines if x["type"] == "plan" and x["player"] != 0
+                     and x.get("card") == "fire")
+    assert others > 0 and fires == 0
+
+
+# --- the strength ladder (slow) --------------------------------------------------------------------
+@pytest.mark.slow
+def test_strength_ladder():
+    df = tournament({"g": ["greedy", "random", "random", "random"],
+                     "r": ["rollout", "greedy", "greedy", "greedy"]}, games=60, seed=1,
+                    params={"rollout": {"budget": 32}})
+    top = df[df["seats"] == 1].set_index("table")
+    assert top.loc["g", "ci_low"] > 0.25
+    assert top.loc["r", "ci_low"] > 0.25
