@@ -499,3 +499,20 @@ def steal(st, choose: Choices = ()) -> list[Decision]:
     if st.game[G_PHASE] != PH_STEAL:
         raise ValueError("Stealin' comes after Schemin': call scheme() first")
     return _drive(st, choose, lambda s: s.game[G_PHASE] != PH_STEAL)
+
+
+def discards(st, choose: Choices = ()) -> list[Decision]:
+    """Advanced rules: the optional discards at the start of Schemin' (after ``deal``), one card
+    at a time per player from the First Player; answer a card code to discard it or
+    ``flow.OPT_STOP``.  Stops when Schemin' begins."""
+    if st.game[G_PHASE] != PH_DISCARD:
+        raise ValueError("the discards come right after the deal with the advanced rules")
+    return _drive(st, choose, lambda s: s.game[G_PHASE] != PH_DISCARD)
+
+
+def keeps(st, choose: Choices = ()) -> list[Decision]:
+    """Advanced rules: at the end of Schemin' each player discards what it does not keep (card
+    codes, then ``flow.OPT_STOP``).  Stops when Stealin' begins."""
+    if st.game[G_PHASE] != PH_KEEP:
+        raise ValueError("keeping cards comes at the end of Schemin' with the advanced rules")
+    return _drive(st, choose, lambda s: s.game[G_PHASE] != PH_KEEP)

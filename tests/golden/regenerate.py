@@ -15,6 +15,10 @@ GOLDEN = {
     "p4_seed7.jsonl": dict(players=4, seed=7, bandits="ghost,belle,tuco,doc"),
     "p5_seed2.jsonl": dict(players=5, seed=2, game_index=3, bandits="belle,django,doc,ghost,cheyenne"),
     "p6_seed9.jsonl": dict(players=6, seed=9, bandits="doc,ghost,belle,cheyenne,tuco,django"),
+    # The variants: the advanced rules, and the 2-player game (two bandits per player).
+    "p4_advanced_seed5.jsonl": dict(players=4, seed=5, bandits="tuco,doc,belle,ghost",
+                                    rules={"advanced": True}),
+    "p2_seed4.jsonl": dict(players=2, seed=4, bandits="ghost,doc,tuco,belle"),
 }
 
 
