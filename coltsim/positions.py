@@ -309,17 +309,8 @@ def _move_card(st, p, src, dst, card):
 
 
 def _raise_if_broken(st, error, what):
-    """Raise ``error`` naming the first broken invariant of ``st``.
-
-    The engine's check counts the pile only while it is being resolved, so a pile still being
-    built (Schemin' and the advanced rules' discards around it, or ``Position.on_pile``) is
-    checked as if Stealin' were about to start."""
-    saved = int(st.game[G_PHASE]), int(st.game[G_POS])
-    if saved[0] in (PH_DISCARD, PH_SCHEME, PH_KEEP):
-        st.game[G_PHASE] = PH_STEAL
-        st.game[G_POS] = 0
+    """Raise ``error`` naming the first broken invariant of ``st``."""
     code = check_invariants(st)
-    st.game[G_PHASE], st.game[G_POS] = saved
     if code:
         raise error(f"{what}: {CHECK_NAMES[code]}")
 

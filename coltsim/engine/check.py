@@ -8,7 +8,7 @@ from ..rules import O_NEUTRAL_BULLETS
 from .state import (
     B_BULLETS, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
     G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, L_WHERE, N_ZONES,
-    PH_STEAL, PILE_CARD,
+    PH_DISCARD, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD,
     PILE_PLAYER, card_kind, card_owner,
 )
 
@@ -62,7 +62,13 @@ def check_invariants(st):
                     if st.bandit[card_owner(c), B_TEAM] != p:
                         return CHECK_CARDS
                     actions[p] += 1
-    unresolved = st.game[G_POS] if st.game[G_PHASE] == PH_STEAL else st.game[G_PILE_N]
+    # Pile cards are unresolved while it is built (Schemin') and until resolved (Stealin').
+    phase = st.game[G_PHASE]
+    unresolved = st.game[G_PILE_N]
+    if phase == PH_STEAL:
+        unresolved = st.game[G_POS]
+    elif phase == PH_DISCARD or phase == PH_SCHEME or phase == PH_KEEP:
+        unresolved = 0
     for i in range(unresolved, st.game[G_PILE_N]):
         c = st.pile[i, PILE_CARD]
         if card_kind(c) == K.BULLET or st.bandit[card_owner(c), B_TEAM] != st.pile[i, PILE_PLAYER]:
