@@ -172,7 +172,7 @@ def _summarise(label, names, out_b, out_g, per) -> list:
     return rows
 
 
-# --- ladder experiments -----------------------------------------------------------------------------
+# --- ladder experiments ---------------------------------------------------------------------------
 def load_ladder(path) -> dict:
     """Read a ladder experiment: ``name, description, seed, games``, ``[[settings]]`` with
     ``players``, ``policies`` (one per seat), optional ``lineup`` and ``rules``, and optional

@@ -8,19 +8,18 @@ from coltsim import constants as K
 from coltsim.engine import actions as A
 from coltsim.engine.check import check_invariants
 from coltsim.engine.flow import advance, apply
-from coltsim.engine.rng import RNG_CHANCE, RNG_DECIDE, randint, seed_streams, shuffle
+from coltsim.engine.rng import RNG_DECIDE, randint, seed_streams, shuffle
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import (
-    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_CHECK, G_FAIL, G_GAME_INDEX, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PILE_N,
-    G_PHASE, G_PLAYERS, G_POS, G_ROUND, PH_KEEP, PH_SCHEME, PH_STEAL, L_KIND, L_VALUE, L_WHERE, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK,
-    Z_HAND, card_kind, copy_state, new_state,
+    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_CHECK, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
+    G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, L_VALUE,
+    L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
+    card_kind, copy_state, new_state,
 )
 from coltsim.policies import POLICY_NAMES, param_vector, resolve_policies
 from coltsim.policies.builtin import POLICY_ROLLOUT, choose
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
-from coltsim.policies.observe import (
-    new_observation, observe, pile_resolved, pile_revealed, sample_world,
-)
+from coltsim.policies.observe import new_observation, observe, pile_revealed, sample_world
 from coltsim.policies import view as V
 from coltsim.rules import Rules
 from coltsim.tournament import run_ladder, tournament
@@ -48,7 +47,7 @@ def _state(players, rules, policy_ids, params=None, seed=0):
     return st, np.full(nb, -1, np.int64)
 
 
-# --- every built-in answers with a legal option -----------------------------------------------------
+# --- every built-in answers with a legal option ---------------------------------------------------
 @jit
 def _play_checked(st, seed, first, n_games, lineup, kinds_seen):
     """Play games with ``choose``; count answers outside [0, n) and broken invariants."""
@@ -92,7 +91,7 @@ def test_every_builtin_policy_answers_legally(players, rules):
     assert expected <= set(np.flatnonzero(kinds))
 
 
-# --- perturbing what a player cannot know ----------------------------------------------------------------
+# --- perturbing what a player cannot know ---------------------------------------------------------
 @jit
 def _perturb(st, player, seed):
     """Change everything ``player`` cannot know; keep everything it can."""
@@ -226,7 +225,7 @@ def test_no_policy_reads_hidden_information(players, rules, name):
     assert differ == 0
 
 
-# --- the observation and the sampled worlds -----------------------------------------------------------
+# --- the observation and the sampled worlds -------------------------------------------------------
 @jit
 def _check_any_phase(st):
     """check_invariants, also during Schemin' (where every pile card is still unresolved:
@@ -338,7 +337,7 @@ def _setup_only(st, lineup):
     setup_game(st, 0, 0, lineup)
 
 
-# --- view helpers agree with the engine ---------------------------------------------------------------
+# --- view helpers agree with the engine -----------------------------------------------------------
 @jit
 def _line_of_fire_agrees(st, seed, n_games, lineup):
     bad = 0
@@ -367,7 +366,7 @@ def test_line_of_fire_from_matches_the_fire_card():
     assert checked > 500 and bad == 0
 
 
-# --- user policies ----------------------------------------------------------------------------------
+# --- user policies --------------------------------------------------------------------------------
 @numba.njit
 def robber(obs, kind, options, params, rng):
     """A user policy: play a Robbery when standing on loot, take the most valuable kind,
@@ -473,7 +472,7 @@ def test_never_fires_never_plays_fire_when_it_has_a_choice():
     assert others > 0 and fires == 0
 
 
-# --- the strength ladder (slow) --------------------------------------------------------------------
+# --- the strength ladder (slow) -------------------------------------------------------------------
 @pytest.mark.slow
 def test_strength_ladder():
     df = tournament({"g": ["greedy", "random", "random", "random"],

@@ -34,15 +34,16 @@ import numpy as np
 from .. import constants as K
 from .._jit import njit
 from ..engine.flow import (
-    DK_CHEYENNE, DK_DISCARD, DK_FIRE, DK_KEEP, DK_MARSHAL, DK_MOVE, DK_PICKPOCKET, DK_PLAN,
-    DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB,
+    DK_DISCARD, DK_FIRE, DK_KEEP, DK_MARSHAL, DK_MOVE, DK_PLAN, DK_PUNCH_DIR, DK_PUNCH_LOOT,
+    DK_PUNCH_TARGET, DK_ROB,
 )
 from ..engine.state import (
     B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_MARSHAL, G_PEND_PLAYER, G_PILE_N,
-    G_T_TARGET, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind, card_owner,
+    G_T_TARGET, L_KIND, L_WHERE, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind,
+    card_owner,
 )
 from .view import (
-    KIND_VALUE, acting_bandit, carried_value, grab_value, is_draw, is_face_down, is_stop,
+    KIND_VALUE, acting_bandit, carried_value, is_draw, is_face_down, is_stop,
     line_of_fire_from, mine_inside, opponents_inside, option_card, playable_in_hand, rand_below,
     rand_unit, roof_reach, under_marshal,
 )
@@ -85,11 +86,23 @@ _TIE = 1e-9
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
 
 
-# --- where things are -------------------------------------------------------------------------------
+# --- where things are -----------------------------------------------------------------------------
 @njit
-def _potential(obs, w, car, level):
+def _grab_table(obs, grab):
+    """``grab[spot]``: view.grab_value of every spot, in one pass over the loot."""
+    grab[:] = 0.0
+    for t in range(K.N_LOOT):
+        w = obs.loot[t, L_WHERE]
+        if 0 <= w < K.MAX_SPOTS:
+            v = KIND_VALUE[obs.loot[t, L_KIND]]
+            if v > grab[w]:
+                grab[w] = v
+
+
+@njit(inline="always")
+def _potential(obs, w, grab, car, level):
     """How good it is to stand on (car, level): loot within reach, minus meeting the Marshal."""
-    v = grab_value(obs, car, level) + _OTHER_LEVEL * grab_value(obs, car, 1 - level)
+    v = grab[2 * car + level] + _OTHER_LEVEL * grab[2 * car + 1 - level]
     s = w[W_SEEK] * v / 1000.0
     if under_marshal(obs, car, level):
         s -= w[W_AVOID] * 0.5
@@ -97,7 +110,7 @@ def _potential(obs, w, car, level):
 
 
 @njit
-def _best_destination(obs, w, car, level):
+def _best_destination(obs, w, grab, car, level):
     """The car a Move from (car, level) would choose (the best potential; the nearer on ties)."""
     reach = roof_reach(obs) if level == K.ROOF else 1
     best = car
@@ -105,7 +118,7 @@ def _best_destination(obs, w, car, level):
     for d in range(1, reach + 1):
         for c in (car - d, car + d):
             if 0 <= c <= caboose(obs):
-                s = _potential(obs, w, c, level)
+                s = _potential(obs, w, grab, c, level)
                 if s > best_s + _TIE:
                     best_s = s
                     best = c
@@ -113,7 +126,7 @@ def _best_destination(obs, w, car, level):
 
 
 @njit
-def _projected_spot(obs, w, player, b):
+def _projected_spot(obs, w, grab, player, b):
     """Where bandit ``b`` will stand when the next card planned for it resolves."""
     car = obs.bandit[b, B_CAR]
     level = obs.bandit[b, B_LEVEL]
@@ -128,7 +141,7 @@ def _projected_spot(obs, w, player, b):
         if k == K.FLOOR:
             level = 1 - level
         elif k == K.MOVE:
-            car = _best_destination(obs, w, car, level)
+            car = _best_destination(obs, w, grab, car, level)
         if under_marshal(obs, car, level):
             level = K.ROOF
     return car, level
@@ -147,24 +160,24 @@ def _richest(obs, player, targets, n):
 
 # --- planning -------------------------------------------------------------------------------------
 @njit
-def _plan_score(obs, w, player, value, buf):
+def _plan_score(obs, w, grab, player, value, buf):
     if is_draw(value):
         poor = 0.25 if playable_in_hand(obs, player) <= 2 else 0.0
         return w[W_DRAW] * (0.1 + poor)
     card = option_card(value)
     b = card_owner(card)
     kind = card_kind(card)
-    car, level = _projected_spot(obs, w, player, b)
+    car, level = _projected_spot(obs, w, grab, player, b)
     s = 0.01 if is_face_down(value) else 0.0
     if kind == K.ROB:
-        g = grab_value(obs, car, level)
+        g = grab[2 * car + level]
         return s + (w[W_LOOT] * g / 1000.0 if g > 0 else -0.2)
     if kind == K.MOVE:
-        here = _potential(obs, w, car, level)
-        d = _best_destination(obs, w, car, level)
-        return s + _potential(obs, w, d, level) - here
+        here = _potential(obs, w, grab, car, level)
+        d = _best_destination(obs, w, grab, car, level)
+        return s + _potential(obs, w, grab, d, level) - here
     if kind == K.FLOOR:
-        return s + _potential(obs, w, car, 1 - level) - _potential(obs, w, car, level)
+        return s + _potential(obs, w, grab, car, 1 - level) - _potential(obs, w, grab, car, level)
     if kind == K.FIRE:
         if obs.bandit[b, B_BULLETS] == 0:
             return s - 0.3
@@ -196,13 +209,13 @@ def _plan_score(obs, w, player, value, buf):
     return s + w[W_MARSHAL] * (0.05 + 0.3 * best)
 
 
-# --- resolving --------------------------------------------------------------------------------------
+# --- resolving ------------------------------------------------------------------------------------
 @njit
-def _resolve_score(obs, w, player, kind, value, actor):
+def _resolve_score(obs, w, grab, player, kind, value, actor):
     if kind == DK_MOVE:
         level = obs.bandit[actor, B_LEVEL]
-        return _potential(obs, w, value, level) + 0.3 * _potential(
-            obs, w, _best_destination(obs, w, value, level), level)
+        return _potential(obs, w, grab, value, level) + 0.3 * _potential(
+            obs, w, grab, _best_destination(obs, w, grab, value, level), level)
     if kind == DK_FIRE or kind == DK_PUNCH_TARGET:
         if obs.bandit[value, B_TEAM] == player:
             return -10.0
@@ -217,7 +230,7 @@ def _resolve_score(obs, w, player, kind, value, actor):
     if kind == DK_PUNCH_DIR:
         target = obs.game[G_T_TARGET]
         level = obs.bandit[target, B_LEVEL]
-        s = -grab_value(obs, value, level) / 1000.0
+        s = -grab[2 * value + level] / 1000.0
         if under_marshal(obs, value, level):
             s += 0.5
         return s
@@ -233,10 +246,10 @@ def _resolve_score(obs, w, player, kind, value, actor):
 
 
 @njit
-def _score(obs, w, player, kind, value, actor, buf):
+def _score(obs, w, grab, player, kind, value, actor, buf):
     if kind == DK_PLAN:
-        return _plan_score(obs, w, player, value, buf)
-    return _resolve_score(obs, w, player, kind, value, actor)
+        return _plan_score(obs, w, grab, player, value, buf)
+    return _resolve_score(obs, w, grab, player, kind, value, actor)
 
 
 @njit
@@ -246,13 +259,15 @@ def pick_best(obs, kind, options, w, rng):
     player = obs.game[G_PEND_PLAYER]
     actor = acting_bandit(obs, kind)
     buf = np.empty(K.MAX_BANDITS, np.int64)
+    grab = np.empty(K.MAX_SPOTS)
+    _grab_table(obs, grab)
     n = options.shape[0]
     temperature = w[W_TEMPERATURE]
     if temperature > 0:
         scores = np.empty(n)
         top = -1e300
         for i in range(n):
-            scores[i] = _score(obs, w, player, kind, options[i], actor, buf)
+            scores[i] = _score(obs, w, grab, player, kind, options[i], actor, buf)
             top = max(top, scores[i])
         total = 0.0
         for i in range(n):
@@ -268,7 +283,7 @@ def pick_best(obs, kind, options, w, rng):
     chosen = 0
     ties = 0
     for i in range(n):
-        s = _score(obs, w, player, kind, options[i], actor, buf)
+        s = _score(obs, w, grab, player, kind, options[i], actor, buf)
         if s > best + _TIE:
             best = s
             chosen = i

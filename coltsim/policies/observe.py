@@ -39,9 +39,10 @@ from ..rules import O_ADVANCED, O_ROUND_CARDS, O_STATION
 from ..engine.rng import next_u64, randint, shuffle
 from ..engine.state import (
     B_BULLETS, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CHECK, G_GAME_INDEX, G_LOG_N,
-    G_N_ROUNDS, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_T_TOKEN, L_KIND,
-    L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_N,
-    PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner, copy_state, make_card,
+    G_N_ROUNDS, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND,
+    G_T_TOKEN, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
+    PILE_CARD, PILE_DOWN, PILE_N, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner,
+    copy_state, make_card,
 )
 
 UNKNOWN = -1
@@ -198,7 +199,7 @@ def observe(st, player, obs):
     obs.rng[:, :] = 0
 
 
-# --- determinisation --------------------------------------------------------------------------------
+# --- determinisation ------------------------------------------------------------------------------
 @njit
 def _sample_purses(obs, rng, world):
     """Deal the values of the purses ``obs`` does not know (all purses minus its own) to them."""

@@ -4,7 +4,7 @@ A policy is named by
 
 - a built-in name (``POLICY_NAMES``): ``random``, ``greedy``, ``weighted``, ``rollout`` and the
   presets of ``weighted`` (``aggressive``, ``cautious``, ``never_fires``, ``never_moves_marshal``);
-- ``"package.module:function"``: an ``@njit`` function of the policy signature in the user's own
+- ``"package.module:function"``: a numba-compiled function of the policy signature in the user's own
   module (builtin.py's docstring);
 - or the compiled function itself, passed from Python.
 
@@ -126,7 +126,8 @@ def _compiled(fn, label: str):
     if isinstance(fn, CPUDispatcher):
         return fn
     if callable(fn):
-        return numba.njit(nogil=True)(fn)
+        # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)
+        return numba.jit(nopython=True, nogil=True)(fn)
     raise ValueError(f"user policy {label!r} is not a function")
 
 
@@ -153,6 +154,14 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     if len(policies) != players:
         raise ValueError(f"policies must name 1 or {players} policies, got {len(policies)}")
     by_name = params if isinstance(params, dict) else {}
+    for name, values in by_name.items():  # every table of parameters must make sense
+        if not isinstance(values, dict):
+            raise ValueError(f"params of policy {name!r} must be a mapping of parameter names "
+                             f"to numbers, got {values!r}")
+        if name not in POLICY_NAMES and not USER_POLICY.match(str(name)):
+            raise ValueError(f"params given for unknown policy {name!r}; allowed: "
+                             f"{', '.join(POLICY_NAMES)} or \"package.module:function\"")
+        param_vector(name, values)
     ids = np.zeros(players, np.int64)
     matrix = np.zeros((players, N_PARAMS))
     names = []

@@ -31,8 +31,7 @@ EXPECTED_PURSE = sum(K.PURSE_VALUES) / K.N_PURSES
 # Value of each loot kind when taken (a purse: its expected value).
 KIND_VALUE = np.array([EXPECTED_PURSE, K.JEWEL_VALUE, K.STRONGBOX_VALUE, K.RANSOM_VALUE])
 
-card_bandit = card_owner  # the bandit who performs a card
-__all__ = ["EXPECTED_PURSE", "KIND_VALUE", "card_kind", "card_bandit"]
+card_bandit = card_owner  # the bandit who performs a card (card_kind: which card it is)
 
 
 # --- the decision ---------------------------------------------------------------------------------
@@ -76,7 +75,7 @@ def acting_bandit(obs, kind):
     return card_owner(obs.pile[obs.game[G_POS], PILE_CARD])
 
 
-# --- random numbers from the policy's own stream ----------------------------------------------------
+# --- random numbers from the policy's own stream --------------------------------------------------
 @njit(inline="always")
 def rand_below(rng, n):
     """A uniform integer in ``[0, n)`` from the policy's stream."""
@@ -89,7 +88,7 @@ def rand_unit(rng):
     return (next_u64(rng, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-# --- bandits and the Marshal ------------------------------------------------------------------------
+# --- bandits and the Marshal ----------------------------------------------------------------------
 @njit(inline="always")
 def n_bandits(obs):
     return obs.game[G_BANDITS]
@@ -276,7 +275,7 @@ def pile_size(obs):
     return obs.game[G_PILE_N]
 
 
-# --- lines of fire, punches, moves ------------------------------------------------------------------
+# --- lines of fire, punches, moves ----------------------------------------------------------------
 @njit
 def line_of_fire(obs, b, out):
     """Bandits ``b`` may shoot now (the Fire card's legal targets; none without bullets)."""

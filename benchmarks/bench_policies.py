@@ -1,0 +1,118 @@
+"""Speed of the policies, on one thread.
+
+    python benchmarks/bench_policies.py [--games N] [--rollout-games N] [--json]
+
+Prints games per second of 4-player games with every seat ``random`` versus every seat
+``greedy`` (and one greedy among three random), decisions per second of ``rollout`` at its
+default budget (one rollout seat against three greedy), and the one-off compile time of a
+kernel specialised on a user policy.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numba
+import numpy as np
+
+from coltsim.engine.flow import advance, apply
+from coltsim.engine.scoring import RB_N, RG_N
+from coltsim.engine.setup import setup_game
+from coltsim.engine.state import G_PEND_PLAYER, new_state
+from coltsim.policies.builtin import choose
+from coltsim.policies import batch_kernel, resolve_policies
+from coltsim.policies.rollout import DEFAULT_BUDGET
+from coltsim.rules import Rules
+
+PLAYERS = 4
+
+
+def _play(kernel, seats, games, seed=0, first=0):
+    out_b = np.zeros((games, PLAYERS, RB_N), np.int32)
+    out_g = np.zeros((games, RG_N), np.int32)
+    lineups = np.full((1, PLAYERS), -1, np.int64)
+    t = time.perf_counter()
+    kernel(seed, first, lineups, seats.seat_policy, seats.params, Rules().to_array(), 0, 1,
+           out_b, out_g)
+    return time.perf_counter() - t, out_g
+
+
+def games_per_second(policies, games):
+    seats = resolve_policies(PLAYERS, policies)
+    kernel = batch_kernel(seats.functions)
+    _play(kernel, seats, 4)  # compile or load from the cache
+    seconds, _ = _play(kernel, seats, games, first=10_000)
+    return games / seconds
+
+
+@numba.njit
+def _count_seat0_decisions(st, seed, first, games, lineup):
+    """Play games with ``choose``; returns how many decisions seat 0 made."""
+    n = 0
+    for g in range(first, first + games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            n += st.game[G_PEND_PLAYER] == 0
+            apply(st, choose(st))
+    return n
+
+
+def rollout_decisions_per_second(games):
+    """Decisions of the rollout seat per second, one rollout against three greedy (the greedy
+    seats' decisions take microseconds and are counted in the time)."""
+    seats = resolve_policies(PLAYERS, ["rollout", "greedy", "greedy", "greedy"])
+    st = new_state(PLAYERS, PLAYERS, Rules().to_array(), 0)
+    st.seat_policy[:] = seats.seat_policy
+    st.params[:, :] = seats.params
+    lineup = np.full(PLAYERS, -1, np.int64)
+    _count_seat0_decisions(st, 0, 0, 1, lineup)
+    t = time.perf_counter()
+    n = _count_seat0_decisions(st, 0, 20_000, games, lineup)
+    seconds = time.perf_counter() - t
+    return n / seconds, seconds / games
+
+
+def user_compile_seconds():
+    """Compile time of a kernel specialised on a new user policy (a fresh function object)."""
+    src = ("def user_policy(obs, kind, options, params, rng):\n"
+           "    return greedy_policy(obs, kind, options, params, rng)\n")
+    ns = {}
+    exec(src, {"greedy_policy": __import__("coltsim.policies.heuristic",
+                                           fromlist=["greedy_policy"]).greedy_policy}, ns)
+    fn = numba.njit(ns["user_policy"])
+    seats = resolve_policies(PLAYERS, [fn, "greedy", "random", "random"])
+    t = time.perf_counter()
+    kernel = batch_kernel(seats.functions)
+    _play(kernel, seats, 1)
+    return time.perf_counter() - t
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--rollout-games", type=int, default=10)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    numba.set_num_threads(1)
+    result = {
+        "players": PLAYERS,
+        "random_games_per_second": games_per_second("random", args.games),
+        "greedy_games_per_second": games_per_second("greedy", args.games),
+        "greedy_vs_3_random_games_per_second": games_per_second(
+            ["greedy", "random", "random", "random"], args.games),
+        "rollout_budget": DEFAULT_BUDGET,
+    }
+    dps, spg = rollout_decisions_per_second(args.rollout_games)
+    result["rollout_decisions_per_second"] = dps
+    result["rollout_seconds_per_game"] = spg
+    result["user_policy_compile_seconds"] = user_compile_seconds()
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:40s} {v:,.1f}" if isinstance(v, float) else f"{k:40s} {v}")
+
+
+if __name__ == "__main__":
+    main()
