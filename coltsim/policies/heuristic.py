@@ -43,9 +43,9 @@ from ..engine.state import (
     card_owner,
 )
 from .view import (
-    KIND_VALUE, acting_bandit, carried_value, is_draw, is_face_down, is_stop,
-    line_of_fire_from, mine_inside, opponents_inside, option_card, playable_in_hand, rand_below,
-    rand_unit, roof_reach, under_marshal,
+    KIND_VALUE, acting_bandit, is_draw, is_face_down, is_stop, line_of_fire_from, mine_inside,
+    opponents_inside, option_card, playable_in_hand, rand_below, rand_unit, roof_reach,
+    token_value, under_marshal,
 )
 
 W_LOOT = 0
@@ -83,20 +83,26 @@ GREEDY_WEIGHTS = _weights(GREEDY)
 PRESET_WEIGHTS = np.array([_weights(PRESETS[name]) for name in PRESET_NAMES])
 
 _TIE = 1e-9
+_PROJ_CAR = K.MAX_BANDITS  # ibuf[_PROJ_CAR + b], ibuf[_PROJ_LEVEL + b]: projected spot of b
+_PROJ_LEVEL = 2 * K.MAX_BANDITS
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
 
 
 # --- where things are -----------------------------------------------------------------------------
 @njit
-def _grab_table(obs, grab):
-    """``grab[spot]``: view.grab_value of every spot, in one pass over the loot."""
+def _loot_tables(obs, player, grab, carried):
+    """In one pass over the loot: ``grab[spot]`` what a Robbery there takes (view.grab_value)
+    and ``carried[b]`` what bandit ``b`` carries as ``player`` knows it (view.carried_value)."""
     grab[:] = 0.0
+    carried[:] = 0.0
     for t in range(K.N_LOOT):
         w = obs.loot[t, L_WHERE]
         if 0 <= w < K.MAX_SPOTS:
             v = KIND_VALUE[obs.loot[t, L_KIND]]
             if v > grab[w]:
                 grab[w] = v
+        elif w >= K.AT_BANDIT:
+            carried[w - K.AT_BANDIT] += token_value(obs, player, t)
 
 
 @njit(inline="always")
@@ -147,27 +153,31 @@ def _projected_spot(obs, w, grab, player, b):
     return car, level
 
 
-@njit
-def _richest(obs, player, targets, n):
-    """The most loot among ``targets[:n]`` (as ``player`` knows it), in thousands."""
+@njit(inline="always")
+def _richest(carried, targets, n):
+    """The most loot among ``targets[:n]``, in thousands."""
     best = 0.0
     for i in range(n):
-        v = carried_value(obs, player, targets[i])
-        if v > best:
-            best = v
+        best = max(best, carried[targets[i]])
     return best / 1000.0
 
 
 # --- planning -------------------------------------------------------------------------------------
 @njit
-def _plan_score(obs, w, grab, player, value, buf):
+def _plan_score(obs, w, player, value, grab, carried, ibuf):
     if is_draw(value):
         poor = 0.25 if playable_in_hand(obs, player) <= 2 else 0.0
         return w[W_DRAW] * (0.1 + poor)
     card = option_card(value)
     b = card_owner(card)
     kind = card_kind(card)
-    car, level = _projected_spot(obs, w, grab, player, b)
+    if ibuf[_PROJ_CAR + b] < 0:  # once per bandit and decision
+        car, level = _projected_spot(obs, w, grab, player, b)
+        ibuf[_PROJ_CAR + b] = car
+        ibuf[_PROJ_LEVEL + b] = level
+    car = ibuf[_PROJ_CAR + b]
+    level = ibuf[_PROJ_LEVEL + b]
+    buf = ibuf[:K.MAX_BANDITS]
     s = 0.01 if is_face_down(value) else 0.0
     if kind == K.ROB:
         g = grab[2 * car + level]
@@ -189,7 +199,7 @@ def _plan_score(obs, w, grab, player, value, buf):
                 m += 1
         if m == 0:
             return s + w[W_FIRE] * 0.15
-        return s + w[W_FIRE] * 0.5 + w[W_RICH] * 0.2 * _richest(obs, player, buf, m)
+        return s + w[W_FIRE] * 0.5 + w[W_RICH] * 0.2 * _richest(carried, buf, m)
     if kind == K.PUNCH:
         m = 0
         for t in range(obs.game[G_BANDITS]):
@@ -199,7 +209,7 @@ def _plan_score(obs, w, grab, player, value, buf):
                 m += 1
         if m == 0:
             return s - 0.2
-        return s + w[W_PUNCH] * (0.1 + 0.5 * _richest(obs, player, buf, m))
+        return s + w[W_PUNCH] * (0.1 + 0.5 * _richest(carried, buf, m))
     # Marshal card
     mc = obs.game[G_MARSHAL]
     best = 0
@@ -211,7 +221,7 @@ def _plan_score(obs, w, grab, player, value, buf):
 
 # --- resolving ------------------------------------------------------------------------------------
 @njit
-def _resolve_score(obs, w, grab, player, kind, value, actor):
+def _resolve_score(obs, w, player, kind, value, actor, grab, carried):
     if kind == DK_MOVE:
         level = obs.bandit[actor, B_LEVEL]
         return _potential(obs, w, grab, value, level) + 0.3 * _potential(
@@ -219,7 +229,7 @@ def _resolve_score(obs, w, grab, player, kind, value, actor):
     if kind == DK_FIRE or kind == DK_PUNCH_TARGET:
         if obs.bandit[value, B_TEAM] == player:
             return -10.0
-        return w[W_RICH] * carried_value(obs, player, value) / 1000.0
+        return w[W_RICH] * carried[value] / 1000.0
     if kind == DK_ROB:
         return KIND_VALUE[value] / 1000.0
     if kind == DK_PUNCH_LOOT:
@@ -246,10 +256,10 @@ def _resolve_score(obs, w, grab, player, kind, value, actor):
 
 
 @njit
-def _score(obs, w, grab, player, kind, value, actor, buf):
+def _score(obs, w, player, kind, value, actor, grab, carried, ibuf):
     if kind == DK_PLAN:
-        return _plan_score(obs, w, grab, player, value, buf)
-    return _resolve_score(obs, w, grab, player, kind, value, actor)
+        return _plan_score(obs, w, player, value, grab, carried, ibuf)
+    return _resolve_score(obs, w, player, kind, value, actor, grab, carried)
 
 
 @njit
@@ -258,16 +268,18 @@ def pick_best(obs, kind, options, w, rng):
     ties broken uniformly at random, or a softmax draw when ``w[W_TEMPERATURE] > 0``."""
     player = obs.game[G_PEND_PLAYER]
     actor = acting_bandit(obs, kind)
-    buf = np.empty(K.MAX_BANDITS, np.int64)
-    grab = np.empty(K.MAX_SPOTS)
-    _grab_table(obs, grab)
+    fbuf = np.empty(K.MAX_SPOTS + K.MAX_BANDITS)
+    grab = fbuf[:K.MAX_SPOTS]
+    carried = fbuf[K.MAX_SPOTS:]
+    _loot_tables(obs, player, grab, carried)
+    ibuf = np.full(3 * K.MAX_BANDITS, -1, np.int64)  # targets, projected cars and levels
     n = options.shape[0]
     temperature = w[W_TEMPERATURE]
     if temperature > 0:
         scores = np.empty(n)
         top = -1e300
         for i in range(n):
-            scores[i] = _score(obs, w, grab, player, kind, options[i], actor, buf)
+            scores[i] = _score(obs, w, player, kind, options[i], actor, grab, carried, ibuf)
             top = max(top, scores[i])
         total = 0.0
         for i in range(n):
@@ -283,7 +295,7 @@ def pick_best(obs, kind, options, w, rng):
     chosen = 0
     ties = 0
     for i in range(n):
-        s = _score(obs, w, grab, player, kind, options[i], actor, buf)
+        s = _score(obs, w, player, kind, options[i], actor, grab, carried, ibuf)
         if s > best + _TIE:
             best = s
             chosen = i

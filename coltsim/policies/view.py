@@ -176,8 +176,9 @@ def mine_inside(obs, player, car):
 
 # --- loot -----------------------------------------------------------------------------------------
 @njit(inline="always")
-def _visible_value(obs, player, t):
-    """Value of token ``t`` to ``player``: exact unless it is a purse ``player`` does not carry."""
+def token_value(obs, player, t):
+    """Value of loot token ``t`` to ``player``: exact, except a purse ``player``'s bandits do not
+    carry (its value is hidden): ``EXPECTED_PURSE``."""
     w = obs.loot[t, L_WHERE]
     if obs.loot[t, L_KIND] == K.PURSE and not (
             w >= K.AT_BANDIT and obs.bandit[w - K.AT_BANDIT, B_TEAM] == player):
@@ -229,7 +230,7 @@ def carried_value(obs, player, b):
     v = 0.0
     for t in range(K.N_LOOT):
         if obs.loot[t, L_WHERE] == where:
-            v += _visible_value(obs, player, t)
+            v += token_value(obs, player, t)
     return v
 
 
