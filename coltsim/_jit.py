@@ -45,6 +45,7 @@ njit = functools.partial(numba.njit, cache=True, nogil=True)
 # functions are compiled this way.
 from llvmlite import ir as _ir  # noqa: E402
 from numba.core import callconv as _callconv  # noqa: E402
+from numba.core.runtime import context as _nrt_context  # noqa: E402
 
 _MANGLED_PREFIX = "_ZN7coltsim"
 _propagate = _callconv.CPUCallConv.return_status_propagate
@@ -63,3 +64,24 @@ def _return_status_propagate(self, builder, status):
 
 
 _callconv.CPUCallConv.return_status_propagate = _return_status_propagate
+
+
+# The pruning pass runs after LLVM's other optimisations, and one of them (SimplifyCFG's sinking)
+# merges the decrements of two different arrays at the end of two branches into one call on a
+# phi of both, which the pass can no longer pair with either increment: typically the State
+# with an array written only when tracing.  The call-site attribute ``nomerge`` forbids that
+# merge, and only that, so every increment keeps a decrement it can be paired with.
+_incref_decref = _nrt_context.NRTContext._call_incref_decref
+
+
+def _call_incref_decref(self, builder, typ, value, funcname):
+    block = builder.block
+    first = len(block.instructions)
+    _incref_decref(self, builder, typ, value, funcname)
+    if builder.function.name.startswith(_MANGLED_PREFIX):
+        for instr in block.instructions[first:]:
+            if isinstance(instr, _ir.CallInstr):
+                set.add(instr.attributes, "nomerge")  # llvmlite's list of names predates it
+
+
+_nrt_context.NRTContext._call_incref_decref = _call_incref_decref
