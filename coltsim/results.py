@@ -50,10 +50,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -64,6 +63,9 @@ from .engine.scoring import (
     RB_WIN, RG_CARS, RG_FIRST_PLAYER, RG_GUNSLINGER_CHANGED, RG_N_GUNSLINGERS, RG_N_WINNERS,
     RG_NEUTRAL_LEFT, RG_ROUNDS,
 )
+
+if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never need it
+    import pandas as pd
 
 MANIFEST = "manifest.json"
 PLAYERS = "players"
@@ -225,6 +227,8 @@ def read_manifest(folder) -> dict | None:
 # Tables -> DataFrames with fixed dtypes
 
 def _fix_categories(df: pd.DataFrame, categories: dict) -> pd.DataFrame:
+    import pandas as pd
+
     for col, cats in categories.items():
         if col in df.columns:
             df[col] = df[col].astype(pd.CategoricalDtype(list(cats)))
@@ -241,6 +245,8 @@ def _categories(setting_ids, policy_names, rounds: int) -> dict:
 
 def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: int):
     """Concatenate chunk tables into the ``players`` and ``games`` DataFrames."""
+    import pandas as pd
+
     cats = _categories(setting_ids, policy_names, rounds)
     frames = []
     for tables, columns in ((players_tables, PLAYER_COLUMNS), (games_tables, game_columns(rounds))):
@@ -256,6 +262,8 @@ def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: i
 
 def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
     """One row per setting of ``manifest``: what was played, with every rule option."""
+    import pandas as pd
+
     rows = []
     for sid, s in manifest["settings"].items():
         if setting_ids is not None and sid not in setting_ids:

@@ -296,6 +296,14 @@ def _thread_safe_layer() -> bool:
     return False  # pragma: no cover
 
 
+def _kernel_cached() -> bool:
+    """Whether the batch kernel is in numba's disk cache already (False if unsure)."""
+    try:
+        return Path(play_batch._cache._cache_file._index_path).exists()
+    except AttributeError:  # pragma: no cover - numba internals changed
+        return False
+
+
 def _play_chunks(job: _Job, chunks, chunk_size: int, games: int, backend: str, workers: int,
                  scheduler, on_done) -> None:
     """Run ``chunks`` over the workers; ``on_done(chunk, n, tables)`` as each one finishes."""
@@ -514,9 +522,9 @@ def simulate(games: int, players: int = 4, bandits=None, policies=None, rules=No
 
     start = time.perf_counter()
     try:
-        if todo and backend == "loky" and workers > 1:
-            # Compile (or load) the kernel here once, so the worker processes load it from the
-            # cache rather than each compiling it.
+        if todo and backend == "loky" and workers > 1 and not _kernel_cached():
+            # Compile the kernel here once, so that the worker processes load it from the cache
+            # rather than each compiling it.
             _run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
         if todo:
             _play_chunks(job, todo, chunk_size, games, backend, workers, scheduler, on_done)
