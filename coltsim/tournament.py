@@ -12,6 +12,8 @@ counts ``1/k``), to compare with the fair share ``1/players``.  Its 95% interval
 the independent units: the rotations of one deal are averaged first, and the interval is
 ``mean +- 1.96 * sd / sqrt(games)`` over deals.
 
+The module itself is callable: ``coltsim.tournament(...)`` is ``coltsim.tournament.tournament(...)``.
+
 From the command line, a ladder experiment (experiments/policy_ladder.toml)::
 
     python -m coltsim.tournament experiments/policy_ladder.toml [--games N] [--n-jobs K] [--csv F]
@@ -22,6 +24,7 @@ import argparse
 import sys
 import time
 import tomllib
+import types
 from pathlib import Path
 
 import numpy as np
@@ -229,6 +232,15 @@ def main(argv=None) -> int:
         df.to_csv(args.csv, index=False)
     return 0
 
+
+class _CallableModule(types.ModuleType):
+    """``coltsim.tournament`` is both this module and, called, the function ``tournament``."""
+
+    def __call__(self, *args, **kwargs):
+        return tournament(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 if __name__ == "__main__":
     sys.exit(main())

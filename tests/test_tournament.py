@@ -14,6 +14,13 @@ LADDER = Path(__file__).resolve().parents[1] / "experiments" / "policy_ladder.to
 GVR = ["greedy", "random", "random", "random"]
 
 
+def test_the_module_is_callable():
+    import coltsim.tournament
+
+    df = coltsim.tournament(["greedy", "random", "random"], games=3)
+    assert list(df["policy"]) == ["greedy", "random"]
+
+
 def test_identical_players_share_victories_exactly_fairly():
     df = tournament(["random"] * 4, games=10)
     assert len(df) == 1
