@@ -1,7 +1,8 @@
 """Benchmarks: games per second of the compiled engine, and its compile time cold and cached.
 
-``bench`` plays games with the batch kernel in this process, one block per core, results in
-memory (no disk): the speed of the engine itself.  The compile times are measured in fresh
+``bench`` plays games with the batch kernel in this process, one block of games per core on as
+many threads (the kernel releases the GIL), results in memory (no disk): the speed of the engine
+itself.  The compile times are measured in fresh
 subprocesses: cold with an empty temporary numba cache, then cached with that same cache.
 """
 from __future__ import annotations
@@ -12,11 +13,12 @@ import sys
 import tempfile
 import time
 
-import numba
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
-from .engine.play import play_batch
 from .engine.scoring import RB_N, RG_N
+from .policies import batch_kernel
 from .runner import _available_cores, _check_count, make_setting
 
 # Run in a subprocess: time the import and first call of the batch kernel.
@@ -59,20 +61,23 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     games = _check_count(games, "games", 10**9)
     if workers is None:
         workers = _available_cores()
-    workers = _check_count(workers, "workers", numba.config.NUMBA_NUM_THREADS)
+    workers = _check_count(workers, "workers", 256)
+    kernel = batch_kernel(setting.functions)
     args = (setting.lineups(), setting.seat_policy(), setting.params_array(),
-            setting.rules.to_array(), 0)
+            setting.rules.to_array(), 0, 1)
     out_b = np.empty((games, setting.n_bandits, RB_N), np.int32)
     out_g = np.empty((games, RG_N), np.int32)
-    threads = numba.get_num_threads()
-    numba.set_num_threads(workers)
-    try:
-        play_batch(seed, 0, *args, workers, out_b[:workers], out_g[:workers])  # load or compile
+    kernel(seed, 0, *args, out_b[:1], out_g[:1])  # load or compile before the clock starts
+    bounds = [games * k // workers for k in range(workers + 1)]
+
+    def block(k):
+        lo, hi = bounds[k], bounds[k + 1]
+        kernel(seed, lo, *args, out_b[lo:hi], out_g[lo:hi])
+
+    with ThreadPoolExecutor(workers) as pool:
         start = time.perf_counter()
-        play_batch(seed, 0, *args, workers, out_b, out_g)
+        list(pool.map(block, range(workers)))
         seconds = time.perf_counter() - start
-    finally:
-        numba.set_num_threads(threads)
     result = {
         "games": games, "seconds": round(seconds, 4),
         "games_per_second": round(games / seconds, 1), "workers": workers,

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import importlib
 import itertools
 import json
 import os
@@ -33,13 +32,12 @@ import numpy as np
 from . import __version__
 from . import constants as K
 from . import results as R
-from .engine.play import play_batch
 from .engine.scoring import RB_N, RG_FAIL, RG_N
 from .engine.state import N_PARAMS
+from .policies import batch_kernel, resolve_policies
+from .policies.kernels import FAIL_ILLEGAL_OPTION, play_games
 from .rules import Rules
-from .setting import (
-    bandits_per_player, check_players, check_rules, check_seed, lineup_codes, policy_codes,
-)
+from .setting import bandits_per_player, check_players, check_rules, check_seed, lineup_codes
 
 BACKENDS = ("loky", "threading", "dask")
 DEFAULT_CHUNK_SIZE = 50_000
@@ -69,7 +67,10 @@ class Setting:
     Build it with ``make_setting``.  ``bandits`` is ``"random"`` (every bandit drawn per game),
     ``"all"`` (every ordered line-up of characters in turn: game ``g`` plays line-up
     ``g % n_lineups``) or a tuple of character names, one per bandit, where ``"random"`` draws
-    that bandit.  ``params`` is None (all zeros) or a tuple of per-player parameter tuples.
+    that bandit.  ``policies`` holds one label per player (a built-in name or
+    ``"package.module:function"``), ``policy_ids`` their ids for the kernels, ``params`` the
+    resolved parameter rows (None: all zeros) and ``functions`` the user policies' compiled
+    functions (``coltsim.policies.resolve_policies``).
     """
 
     id: str
@@ -78,6 +79,8 @@ class Setting:
     policies: tuple
     rules: Rules
     params: tuple | None = None
+    policy_ids: tuple = ()
+    functions: tuple = dataclasses.field(default=(), compare=False)
 
     @property
     def n_bandits(self) -> int:
@@ -103,7 +106,7 @@ class Setting:
         return lineup_codes(self.players, list(self.bandits))[None, :]
 
     def seat_policy(self) -> np.ndarray:
-        return policy_codes(self.players, list(self.policies))[0]
+        return np.array(self.policy_ids, np.int64)
 
     def params_array(self) -> np.ndarray:
         if self.params is None:
@@ -123,7 +126,7 @@ def _check_params(params, players: int):
                          f"{N_PARAMS} parameters per player), got {a.shape}")
     if not np.isfinite(a).all():
         raise ValueError("params must be finite numbers")
-    return tuple(tuple(float(x) for x in row) for row in a)
+    return a
 
 
 def _check_bandits(players: int, bandits):
@@ -148,24 +151,30 @@ def make_setting(players: int = 4, bandits=None, policies=None, rules=None, para
     bandits : None, "random", "all", list of str or comma-separated str
         The line-up: drawn per game (None / "random"), every ordered line-up in turn ("all"),
         or one character per bandit ("random" entries are drawn).
-    policies : str or list of str
-        One policy for every player or one per player (default "random").
+    policies : str, list of str or compiled functions
+        One policy for every player or one per player (default "random"): built-in names or
+        user policies ``"package.module:function"``.
     rules : Rules or dict, optional
-    params : array-like float, shape (players, N_PARAMS), optional
-        Per-player policy parameters (default zeros).
+    params : array-like float, shape (players, N_PARAMS), or dict, optional
+        Per-player parameter rows, or parameters by policy name, e.g.
+        ``{"rollout": {"budget": 128}}`` (default: each policy's defaults).
     setting_id : str, optional
         Name of the setting in results and folders; by default ``<players>p-<hash>`` of the
         setting, so the same setting always gets the same id.
     """
     players = check_players(players)
     bandits = _check_bandits(players, bandits)
-    _, policy_names = policy_codes(players, policies)
+    if params is not None and not isinstance(params, dict):
+        params = _check_params(params, players)
+    seats = resolve_policies(players, policies, params)
     rules = check_rules(rules, players)
     if rules.neutral_bullets > 127:
         raise ValueError(f"rule option neutral_bullets must be at most 127 for simulate (results "
                          f"store neutral_left as int8), got {rules.neutral_bullets}")
-    params = _check_params(params, players)
-    s = Setting("", players, bandits, tuple(policy_names), rules, params)
+    matrix = np.asarray(seats.params, np.float64)
+    params = None if not matrix.any() else tuple(tuple(float(x) for x in row) for row in matrix)
+    s = Setting("", players, bandits, tuple(seats.names), rules, params,
+                tuple(int(i) for i in seats.seat_policy), tuple(seats.functions))
     if setting_id is None:
         text = json.dumps(s.as_dict(), sort_keys=True)
         setting_id = f"{players}p-{hashlib.sha1(text.encode()).hexdigest()[:8]}"
@@ -194,19 +203,16 @@ class _Job:
     policies: tuple
     rounds: int
     folder: str | None  # write the chunk there, or return its tables
+    functions: tuple = ()  # user policies, compiled into the batch kernel of each process
 
 
 def _run_chunk(job: _Job, chunk: int, first: int, n: int):
     """Play games ``first .. first + n - 1``; returns (chunk, n, failure, tables)."""
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)  # one core per worker: parallelism comes from the workers
-    try:
-        play_batch(job.seed, first, job.lineups, job.seat_policy, job.params, job.opts,
-                   job.check, 1, out_b, out_g)
-    finally:
-        numba.set_num_threads(threads)
+    kernel = batch_kernel(job.functions)  # plays the games one after another, without the GIL
+    kernel(job.seed, first, job.lineups, job.seat_policy, job.params, job.opts, job.check, 1,
+           out_b, out_g)
     failed = np.flatnonzero(out_g[:, RG_FAIL])
     if failed.size:
         g = int(failed[0])
@@ -246,9 +252,6 @@ def _check_backend(backend, workers, scheduler):
         return backend, (-1 if workers is None else int(workers))
     if workers is None:
         workers = _available_cores()
-    if backend == "threading" and workers > 1 and not _thread_safe_layer():
-        raise ValueError("backend 'threading' with several workers needs numba's omp or tbb "
-                         "threading layer (found only workqueue); use backend 'loky'")
     return backend, int(workers)
 
 
@@ -283,23 +286,10 @@ def _backend_context(backend: str, workers: int, scheduler):
             client.close()
 
 
-def _thread_safe_layer() -> bool:
-    """Whether numba can run parallel kernels from several threads at once (omp or tbb)."""
-    if numba.config.THREADING_LAYER == "workqueue":
-        return False
-    for name in ("tbbpool", "omppool"):
-        try:
-            importlib.import_module(f"numba.np.ufunc.{name}")
-            return True
-        except ImportError:  # pragma: no cover - depends on the installation
-            pass
-    return False  # pragma: no cover
-
-
 def _kernel_cached() -> bool:
-    """Whether the batch kernel is in numba's disk cache already (False if unsure)."""
+    """Whether the built-in batch kernel is in numba's disk cache already (False if unsure)."""
     try:
-        return Path(play_batch._cache._cache_file._index_path).exists()
+        return Path(play_games._cache._cache_file._index_path).exists()
     except AttributeError:  # pragma: no cover - numba internals changed
         return False
 
@@ -320,8 +310,11 @@ def _play_chunks(job: _Job, chunks, chunk_size: int, games: int, backend: str, w
                     from .engine.check import CHECK_NAMES
 
                     game, code = failed
-                    raise RuntimeError(f"engine invariant broken: {CHECK_NAMES[code]} (seed "
-                                       f"{job.seed}, game {game}); please report this game")
+                    if code == FAIL_ILLEGAL_OPTION:
+                        raise RuntimeError(f"a user policy chose an option that does not exist "
+                                           f"(seed {job.seed}, game {game})")
+                    raise RuntimeError(f"engine invariant broken: {CHECK_NAMES[code] if code < len(CHECK_NAMES) else code} "
+                                       f"(seed {job.seed}, game {game}); please report this game")
                 on_done(chunk, n, tables)
         finally:
             results.close()
@@ -495,7 +488,7 @@ def simulate(games: int, players: int = 4, bandits=None, policies=None, rules=No
     job = _Job(seed, setting.lineups(), setting.seat_policy(), setting.params_array(),
                setting.rules.to_array(), int(bool(check)), setting.id, setting.players,
                setting.n_bandits, setting.policies, setting.rules.rounds,
-               str(folder) if write_in_workers else None)
+               str(folder) if write_in_workers else None, setting.functions)
     if folder is None:
         todo = list(range(n_chunks))
     else:
@@ -522,7 +515,8 @@ def simulate(games: int, players: int = 4, bandits=None, policies=None, rules=No
 
     start = time.perf_counter()
     try:
-        if todo and backend == "loky" and workers > 1 and not _kernel_cached():
+        if todo and backend == "loky" and workers > 1 and not job.functions \
+                and not _kernel_cached():
             # Compile the kernel here once, so that the worker processes load it from the cache
             # rather than each compiling it.
             _run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 import time
 
+import numba
 import numpy as np
-import pandas as pd
 import pandas.testing as pdt
 import pytest
 
@@ -302,6 +302,50 @@ def test_policies_and_params_are_recorded():
                          quiet=True)
     assert list(r.players["policy"].cat.categories) == ["random"]
     assert json.loads(r.settings["params"].iloc[0]) == params.tolist()
+
+
+def test_each_seat_plays_its_own_policy():
+    """greedy wins most games against three random players (about 94%, docs/policies.md)."""
+    r = coltsim.simulate(300, policies="random,greedy,random,random", workers=2, chunk_size=100,
+                         backend="threading", quiet=True)
+    p = r.players
+    assert list(p["policy"][:4]) == ["random", "greedy", "random", "random"]
+    assert list(p["policy"].cat.categories) == ["random", "greedy"]
+    wins = p.groupby("policy", observed=True)["win"].mean()
+    assert wins["greedy"] > 0.7 > 0.15 > wins["random"]
+    assert r.settings["policies"].iloc[0] == "random,greedy,random,random"
+
+
+def test_policy_parameters_by_name_are_resolved_and_recorded():
+    plain = runner.make_setting(4, policies="weighted")
+    tuned = runner.make_setting(4, policies="weighted", params={"weighted": {"fire": 0.0}})
+    assert plain.params is not None and plain.params != tuned.params
+    assert plain.id != tuned.id
+    assert runner.make_setting(4).params is None  # random reads no parameters
+    r = coltsim.simulate(20, policies="weighted", params={"weighted": {"fire": 0.0}}, workers=1,
+                         quiet=True)
+    assert np.array(json.loads(r.settings["params"].iloc[0])) == pytest.approx(
+        np.array(tuned.params))
+
+
+@numba.njit
+def first_option(obs, kind, options, params, rng):
+    """A user policy for the runner tests: always the first legal option."""
+    return 0
+
+
+@pytest.mark.slow
+def test_user_policy_in_worker_processes(baseline):
+    """A user policy is compiled into the batch kernel of each worker process (~15 s each)."""
+    one = coltsim.simulate(200, policies=[first_option, "random", "random", "random"],
+                           workers=1, quiet=True)
+    label = f"{__name__}:first_option"
+    assert list(one.players["policy"][:2]) == [label, "random"]
+    two = coltsim.simulate(200, policies=[first_option, "random", "random", "random"],
+                           workers=2, chunk_size=100, quiet=True)
+    assert_same(one, two)
+    plain = coltsim.simulate(200, workers=1, quiet=True)
+    assert not one.players["score"].equals(plain.players["score"])
 
 
 def test_checked_run_and_rule_options():
