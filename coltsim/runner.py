@@ -294,6 +294,15 @@ def _kernel_cached() -> bool:
         return False
 
 
+def _failure_message(seed: int, game: int, code: int) -> str:
+    from .engine.check import CHECK_NAMES
+
+    if code == FAIL_ILLEGAL_OPTION:
+        return f"a user policy chose an option that does not exist (seed {seed}, game {game})"
+    name = CHECK_NAMES[code] if 0 <= code < len(CHECK_NAMES) else str(code)
+    return f"engine invariant broken: {name} (seed {seed}, game {game}); please report this game"
+
+
 def _play_chunks(job: _Job, chunks, chunk_size: int, games: int, backend: str, workers: int,
                  scheduler, on_done) -> None:
     """Run ``chunks`` over the workers; ``on_done(chunk, n, tables)`` as each one finishes."""
@@ -307,14 +316,7 @@ def _play_chunks(job: _Job, chunks, chunk_size: int, games: int, backend: str, w
         try:
             for chunk, n, failed, tables in results:
                 if failed is not None:
-                    from .engine.check import CHECK_NAMES
-
-                    game, code = failed
-                    if code == FAIL_ILLEGAL_OPTION:
-                        raise RuntimeError(f"a user policy chose an option that does not exist "
-                                           f"(seed {job.seed}, game {game})")
-                    raise RuntimeError(f"engine invariant broken: {CHECK_NAMES[code] if code < len(CHECK_NAMES) else code} "
-                                       f"(seed {job.seed}, game {game}); please report this game")
+                    raise RuntimeError(_failure_message(job.seed, *failed))
                 on_done(chunk, n, tables)
         finally:
             results.close()

@@ -18,6 +18,7 @@ from coltsim import constants as K
 from coltsim import results as R
 from coltsim import runner
 from coltsim.cli import main
+from coltsim.engine.scoring import RG_FAIL
 from coltsim.engine.state import N_PARAMS
 
 GAMES = 2000
@@ -355,6 +356,25 @@ def test_checked_run_and_rule_options():
     assert r.players["gunslinger"].any() and (r.players["bonus"] == 0).all()
     assert list(r.games.columns[4:6]) == ["round_1", "station"]
     assert r.games["cars"].str.len().eq(6).all()
+
+
+def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
+    real = runner.batch_kernel
+
+    def failing_kernel(functions):
+        kernel = real(functions)
+
+        def play(seed, first, *args):
+            kernel(seed, first, *args)
+            out_g = args[-1]
+            if first <= 250 < first + len(out_g):
+                out_g[250 - first, RG_FAIL] = 3  # as the invariant check would
+        return play
+
+    monkeypatch.setattr(runner, "batch_kernel", failing_kernel)
+    with pytest.raises(RuntimeError, match=r"invariant broken: loot_place \(seed 0, game 250\)"):
+        coltsim.simulate(500, folder=tmp_path, chunk_size=100, workers=1, quiet=True)
+    assert sorted(set(coltsim.load_results(tmp_path).games["game"] // 100)) == [0, 1]
 
 
 # --- bad input ----------------------------------------------------------------------------------
