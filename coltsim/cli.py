@@ -73,9 +73,35 @@ def _bench(args) -> None:
     print(json.dumps(r) if args.json else format_bench(r))
 
 
+def _run(args) -> None:
+    from .run import run_experiment
+
+    run_experiment(args.experiment, games=args.games, n_jobs=args.n_jobs, out=args.out,
+                   quiet=args.quiet)
+
+
+def _report(args) -> None:
+    from .report import render_from_folder
+
+    render_from_folder(args.folder)
+    print(f"report: {args.folder}/report.md")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="coltsim", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="simulate an experiment file and write its report")
+    p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
+    p.add_argument("--games", type=int, help="games per setting (overrides the file)")
+    p.add_argument("--n-jobs", type=int, help="parallel workers (default: every core)")
+    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=_run)
+
+    p = sub.add_parser("report", help="re-render a report folder from its saved data")
+    p.add_argument("folder", help="e.g. reports/quickstart")
+    p.set_defaults(func=_report)
 
     p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)")
     p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
