@@ -389,7 +389,10 @@ def robber(obs, kind, options, params, rng):
 
 @numba.njit
 def sees_no_hidden_cards(obs, kind, options, params, rng):
-    """A user policy that fails (returns -1) if its observation shows another player's card."""
+    """A user policy that answers out of range if its observation shows another player's card
+    (or, with ``params[0] == 1``, always: to test the report of an illegal answer)."""
+    if params[0] == 1:
+        return options.shape[0]
     me = V.me(obs)
     for q in range(obs.game[G_PLAYERS]):
         if q != me:
@@ -399,19 +402,19 @@ def sees_no_hidden_cards(obs, kind, options, params, rng):
     return V.rand_below(rng, options.shape[0])
 
 
-@numba.njit
-def always_out_of_range(obs, kind, options, params, rng):
-    return options.shape[0]
+# Every test below seats the same user functions in the same order: one kernel compile.
+ROBBER = f"{__name__}:robber"
+CHECKER = f"{__name__}:sees_no_hidden_cards"
 
 
 def test_user_policy_from_python():
-    df = tournament({"t": [robber, "random", "random", "random"]}, games=20, seed=4)
-    row = df.set_index("policy").loc[f"{__name__}:robber"]
+    df = tournament({"t": [robber, sees_no_hidden_cards, "random", "random"]}, games=20, seed=4)
+    row = df.set_index("policy").loc[ROBBER]
     assert row["seats"] == 1 and row["games"] == 80
     assert row["win_rate"] > 0.5  # a sensible policy beats random players
-    df = tournament([sees_no_hidden_cards, "greedy", "rollout"], games=2,
+    df = tournament([robber, sees_no_hidden_cards, "greedy", "rollout"], games=2,
                     params={"rollout": {"budget": 3, "horizon": 1}})
-    assert len(df) == 3
+    assert len(df) == 4
 
 
 def test_user_policy_from_a_config(tmp_path):
@@ -423,17 +426,17 @@ games = 10
 
 [[settings]]
 players = 3
-policies = ["{__name__}:robber", "greedy", "{__name__}:sees_no_hidden_cards"]
+policies = ["{ROBBER}", "{CHECKER}", "greedy"]
 ''')
     df = run_ladder(path)
-    assert set(df["policy"]) == {f"{__name__}:robber", "greedy",
-                                 f"{__name__}:sees_no_hidden_cards"}
+    assert set(df["policy"]) == {ROBBER, CHECKER, "greedy"}
     assert df["win_rate"].sum() == pytest.approx(1.0)
 
 
 def test_user_policy_out_of_range_is_reported():
     with pytest.raises(ValueError, match="outside"):
-        tournament([always_out_of_range, "random", "random"], games=2)
+        tournament([robber, sees_no_hidden_cards, "random"], games=2,
+                   params={CHECKER: {"p0": 1}})
 
 
 # --- registry -----------------------------------------------------------------------------------
@@ -443,6 +446,9 @@ def test_registry_names_presets_and_parameters():
     assert list(seats.seat_policy[:3]) == [1, POLICY_NAMES.index("cautious"), 2]
     assert seats.seat_policy[3] == 100 and seats.functions == (robber,)
     assert seats.params[2, 2] == 0.0 and seats.params[2, 0] == 1.0
+    seats = resolve_policies(2, ["aggressive", "cautious"], {"aggressive": {"fire": 3.0}})
+    assert list(seats.seat_policy) == [2, POLICY_NAMES.index("cautious")]  # changed: weighted
+    assert seats.params[0, 2] == 3.0 and seats.params[0, 3] == 2.0 and seats.names[0] == "aggressive"
     v = param_vector("rollout", {"budget": 10, "playout": "random"})
     assert (v[0], v[1], v[2]) == (10, 1, 0)
     assert param_vector("never_fires")[2] < -1e8

@@ -170,6 +170,8 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
         if isinstance(spec, str) and spec in POLICY_NAMES:
             ids[p] = POLICY_NAMES.index(spec)
             matrix[p] = param_vector(spec, by_name.get(spec))
+            if spec in H.PRESET_NAMES and by_name.get(spec):
+                ids[p] = POLICY_WEIGHTED  # a preset with changed weights plays as weighted
             names.append(spec)
             continue
         if isinstance(spec, str):
