@@ -12,7 +12,7 @@ counts ``1/k``), to compare with the fair share ``1/players``.  Its 95% interval
 the independent units: the rotations of one deal are averaged first, and the interval is
 ``mean +- 1.96 * sd / sqrt(games)`` over deals.
 
-The module itself is callable: ``coltsim.tournament(...)`` is ``coltsim.tournament.tournament(...)``.
+The module itself is callable: ``coltsim.tournament(...)`` calls ``tournament`` below.
 
 From the command line, a ladder experiment (experiments/policy_ladder.toml)::
 

@@ -448,7 +448,8 @@ def test_registry_names_presets_and_parameters():
     assert seats.params[2, 2] == 0.0 and seats.params[2, 0] == 1.0
     seats = resolve_policies(2, ["aggressive", "cautious"], {"aggressive": {"fire": 3.0}})
     assert list(seats.seat_policy) == [2, POLICY_NAMES.index("cautious")]  # changed: weighted
-    assert seats.params[0, 2] == 3.0 and seats.params[0, 3] == 2.0 and seats.names[0] == "aggressive"
+    assert seats.params[0, 2] == 3.0 and seats.params[0, 3] == 2.0
+    assert seats.names[0] == "aggressive"
     v = param_vector("rollout", {"budget": 10, "playout": "random"})
     assert (v[0], v[1], v[2]) == (10, 1, 0)
     assert param_vector("never_fires")[2] < -1e8
