@@ -126,3 +126,17 @@ def test_checker_detects_each_broken_invariant(break_it, code):
     st = _fresh()
     break_it(st)
     assert _check(st) == code
+
+
+def test_batch_kernel_seats_each_players_policy():
+    # Three greedy players and one random: the greedy seats win far more than a fair share.
+    from coltsim.policies import POLICY_IDS
+    from coltsim.engine.scoring import RB_WIN
+    games = 2_000
+    lineups = np.full((1, 4), -1, np.int64)
+    out_b = np.zeros((games, 4, RB_N), np.int32)
+    out_g = np.zeros((games, RG_N), np.int32)
+    seats = np.array([POLICY_IDS["random"]] + [POLICY_IDS["greedy"]] * 3, np.int64)
+    play_batch(3, 0, lineups, seats, np.zeros((4, N_PARAMS)), Rules().to_array(), 0, 4,
+               out_b, out_g)
+    assert out_b[:, 0, RB_WIN].mean() < 0.1 < out_b[:, 1:, RB_WIN].mean()

@@ -25,6 +25,18 @@ def play_one(st, seed, game_index, lineup, check, out_b, out_g):
     score_game(st, out_b, out_g)
 
 
+@njit
+def seat_players(st, seat_policy, params):
+    """Copy the players' policy ids and parameter rows into ``st``.
+
+    Element by element on purpose: inside a ``prange`` loop numba 0.68's parallel transform
+    loses a slice assignment to a field of the state."""
+    for p in range(seat_policy.shape[0]):
+        st.seat_policy[p] = seat_policy[p]
+        for j in range(params.shape[1]):
+            st.params[p, j] = params[p, j]
+
+
 @njit(parallel=True)
 def play_batch(seed, first_index, lineups, seat_policy, params, opts, check, n_blocks, out_b, out_g):
     """Play games ``first_index .. first_index + len(out_g) - 1`` of ``seed``.
@@ -40,8 +52,7 @@ def play_batch(seed, first_index, lineups, seat_policy, params, opts, check, n_b
     bandits = lineups.shape[1]
     for blk in numba.prange(n_blocks):
         st = _new_state(players, bandits, opts, 0)
-        st.seat_policy[:] = seat_policy
-        st.params[:, :] = params
+        seat_players(st, seat_policy, params)
         for g in range(blk * n_games // n_blocks, (blk + 1) * n_games // n_blocks):
             game = first_index + g
             play_one(st, seed, game, lineups[game % lineups.shape[0]], check, out_b[g], out_g[g])
