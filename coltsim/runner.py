@@ -2,16 +2,18 @@
 
 A run is a setting (players, bandit line-up, policies and their parameters, rule options), a
 master seed and a number of games.  Games are cut into chunks of consecutive game indices; each
-chunk is one call of the compiled batch kernel (``engine.play.play_batch``) in a joblib worker
-(loky processes, threads, or a Dask cluster).  Game ``g`` depends only on (seed, g), so the data
-never depends on the number of workers, the chunk size or the backend.
+chunk is one call of the compiled batch kernel (``coltsim.policies.batch_kernel``: the games one
+after another, without the GIL) in a joblib worker (loky processes, threads, or a Dask
+cluster).  Game ``g`` depends only on (seed, g), so the data never depends on the number of
+workers, the chunk size or the backend.
 
 With an output folder, each finished chunk is written at once as two Parquet files (written
 under a temporary name, then renamed), so memory stays bounded and an interrupted run, started
 again with the same arguments, computes only the missing chunks.  ``manifest.json`` records what
 each setting of the folder is (see ``coltsim.results`` for the layout and the tables); a run whose
-arguments differ from the manifest is refused.  Several settings (different ``setting_id``) can
-share one folder: that is how an experiment stores its sweep.
+arguments differ from the manifest is refused, and so is one made by other compiled code (the
+manifest records the hash of the compiled sources, ``engine``).  Several settings (different
+``setting_id``) can share one folder: that is how an experiment stores its sweep.
 """
 from __future__ import annotations
 
