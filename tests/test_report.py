@@ -205,3 +205,15 @@ def test_report_from_a_real_runner_folder(tmp_path):
     compared = pd.read_csv(folder / "tables" / "compare.csv")
     assert set(compared["n_pairs"][compared["group"] == "game"]) == {300}
     assert report.headline and "gunslinger_bonus=0" in (folder / "report.md").read_text()
+
+
+def test_setting_labels_name_only_rule_options_that_differ_from_the_printed_rules():
+    import pandas as pd
+
+    from coltsim.analysis.frames import setting_labels
+
+    s = pd.DataFrame({"setting": ["a", "b", "c"], "players": [4] * 3, "lineup": ["random"] * 3,
+                      "policies": ["greedy"] * 3, "gunslinger_bonus": [1000, 0, 1000],
+                      "neutral_bullets": [13, 13, -1]})
+    assert setting_labels(s) == {"a": "printed rules", "b": "gunslinger_bonus=0",
+                                 "c": "neutral_bullets=-1"}

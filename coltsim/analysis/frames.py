@@ -59,13 +59,14 @@ def setting_order(frames: Frames) -> list[str]:
 
 
 def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
-    """A short human label per setting, naming only what varies between the settings.
+    """A short human label per setting, naming only what varies between the settings (a rule
+    option only where it differs from the printed rules).
 
     >>> import pandas as pd
     >>> s = pd.DataFrame({"setting": ["a", "b"], "players": [4, 4], "lineup": ["random"] * 2,
     ...                   "policies": ["greedy"] * 2, "gunslinger_bonus": [1000, 0]})
     >>> setting_labels(s)
-    {'a': 'gunslinger_bonus=1000', 'b': 'gunslinger_bonus=0'}
+    {'a': 'printed rules', 'b': 'gunslinger_bonus=0'}
     """
     if len(settings) == 0:
         return {}
@@ -74,6 +75,9 @@ def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
 
     varying = [c for c in settings.columns if c != "setting" and c not in RUN_KEYS
                and shown(c).nunique() > 1]
+    if "policies" in varying and "params" in varying:
+        varying.remove("params")  # the policies already tell the settings apart
+    defaults = _default_rule_texts()
     labels = {}
     for _, row in settings.iterrows():
         parts = []
@@ -86,13 +90,22 @@ def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
                 parts.append(str(row[c]))
             elif c == "params":
                 parts.append(f"params={row[c]}" if str(row[c]) else "default params")
-            else:
-                parts.append(f"{c}={row[c]}")
+            elif c not in defaults or str(row[c]) != defaults[c]:
+                parts.append(f"{c}={row[c]}")  # a rule option: named only where not printed
+        if not parts and any(c in defaults for c in varying):
+            parts = ["printed rules"]
         if not parts:
             parts = ([f"{row['players']} players"] if "players" in settings
                      else [str(row["setting"])])
         labels[str(row["setting"])] = ", ".join(parts)
     return labels
+
+
+def _default_rule_texts() -> dict[str, str]:
+    """Each rule option's default as the settings table prints it."""
+    from ..rules import Rules
+
+    return {k: ",".join(v) if isinstance(v, list) else str(v) for k, v in Rules().as_dict().items()}
 
 
 def compact_policies(text) -> str:
