@@ -460,21 +460,13 @@ def _balance_section(ctx: _Context):
                     "adjusted p": score_effects.table["p_adjusted"].map(_p),
                     "significant": score_effects.table["significant"].map(_yes)})),
     ]
-    order = setting_order(f)
-    present = [s for s in order if s in set(scores["setting"])]
-    n = len(present)
-    cols = min(n, 3)
-    rows = math.ceil(n / cols) if n else 1
-
-    def loot(fig, axes):
-        for ax, sid in zip(axes, present):
-            plots.plot_loot_mix(ax, scores, sid, title="Dollars by kind")
-        for ax in axes[n:]:
-            ax.set_visible(False)
-
-    blocks.append(w.figure("balance_loot", "Mean dollars per game of each bandit by kind "
-                           "(purses, jewels, strongboxes, ransoms, Gunslinger bonus).",
-                           loot, size=(5.5 * cols, 4.8 * rows), grid=(rows, cols)))
+    present = [s for s in setting_order(f) if s in set(scores["setting"])]
+    if present:
+        blocks.append(_per_setting_figure(
+            w, "balance_loot", "Mean dollars per game of each bandit by kind (purses, jewels, "
+            "strongboxes, ransoms, Gunslinger bonus).", present,
+            lambda ax, sid: plots.plot_loot_mix(ax, scores, sid, title="Dollars by kind"),
+            max_cols=3, panel=(5.5, 4.8)))
     blocks.append(w.table("balance_scores", "Mean score by bandit and setting", scores,
                           pd.DataFrame({
                               "setting": scores["label"], "bandit": scores["bandit"].str.title(),
@@ -660,21 +652,12 @@ def _round_cards_section(ctx: _Context):
         "significant": effects["significant"].map(_yes)})))
 
     present = [s for s in setting_order(f) if s in set(by_bandit["setting"])]
-    n = len(present)
-    if n:
-        cols = min(n, 2)
-        rows = math.ceil(n / cols)
-
-        def heat(fig, axes):
-            for ax, sid in zip(axes, present):
-                plots.plot_card_bandit_heatmap(ax, by_bandit, sid)
-            for ax in axes[n:]:
-                ax.set_visible(False)
-
-        blocks.append(w.figure("cards_by_bandit", "Change in each bandit's win rate "
-                               "(percentage points) with each card in the deck; * = significant "
-                               f"after {ctx.corr_name} correction.", heat,
-                               size=(8 * cols, 5.5 * rows), grid=(rows, cols)))
+    if present:
+        blocks.append(_per_setting_figure(
+            w, "cards_by_bandit", "Change in each bandit's win rate (percentage points) with "
+            f"each card in the deck; * = significant after {ctx.corr_name} correction.", present,
+            lambda ax, sid: plots.plot_card_bandit_heatmap(ax, by_bandit, sid),
+            max_cols=2, panel=(8, 5.5)))
         shown = by_bandit[by_bandit["significant"]].sort_values("p_adjusted").head(30)
         blocks.append(w.table("cards_by_bandit", "Card effects on each bandit's win rate",
                               by_bandit, pd.DataFrame({
@@ -688,20 +671,12 @@ def _round_cards_section(ctx: _Context):
                               note=f"Shown: the significant rows ({len(shown)} of "
                                    f"{len(by_bandit)}, at most 30)."))
     pos_present = [s for s in setting_order(f) if s in set(positions["setting"])]
-    n = len(pos_present)
-    if n:
-        cols = min(n, 2)
-        rows = math.ceil(n / cols)
-
-        def pos(fig, axes):
-            for ax, sid in zip(axes, pos_present):
-                plots.plot_card_positions(ax, positions, sid)
-            for ax in axes[n:]:
-                ax.set_visible(False)
-
-        blocks.append(w.figure("cards_by_position", "Change in the mean score per bandit when "
-                               "the card is the round-j card, against decks without it, 95% "
-                               "intervals.", pos, size=(8 * cols, 5 * rows), grid=(rows, cols)))
+    if pos_present:
+        blocks.append(_per_setting_figure(
+            w, "cards_by_position", "Change in the mean score per bandit when the card is the "
+            "round-j card, against decks without it, 95% intervals.", pos_present,
+            lambda ax, sid: plots.plot_card_positions(ax, positions, sid),
+            max_cols=2, panel=(8, 5)))
         shown = positions[positions["significant"]].sort_values("p_adjusted").head(30)
         blocks.append(w.table("cards_by_position", "Card effects by position in the deck",
                               positions, pd.DataFrame({
@@ -714,6 +689,23 @@ def _round_cards_section(ctx: _Context):
                               note=f"Shown: the significant rows ({len(shown)} of "
                                    f"{len(positions)}, at most 30)."))
     return Section("Round and station cards", blocks), headline
+
+
+def _per_setting_figure(w, name, caption, settings, draw, max_cols, panel):
+    """A grid of one panel per setting (``draw(ax, setting)``), at most ``max_cols`` wide;
+    ``panel`` is the (width, height) of one panel in inches."""
+    n = len(settings)
+    cols = min(n, max_cols)
+    rows = math.ceil(n / cols)
+
+    def render(fig, axes):
+        for ax, sid in zip(axes, settings):
+            draw(ax, sid)
+        for ax in axes[n:]:
+            ax.set_visible(False)
+
+    return w.figure(name, caption, render, size=(panel[0] * cols, panel[1] * rows),
+                    grid=(rows, cols))
 
 
 def _compare_section(ctx: _Context):

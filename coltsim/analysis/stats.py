@@ -177,6 +177,14 @@ def paired_difference(a, b, level: float = LEVEL) -> Estimate:
 
 
 # --- multiple comparisons --------------------------------------------------------------------
+def _sorted_finite(pvalues):
+    """The p-values as floats, an all-NaN result of their shape, and the indices of the finite
+    ones in increasing order of p."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    ok = np.flatnonzero(np.isfinite(p))
+    return p, np.full(p.shape, np.nan), ok[np.argsort(p[ok], kind="stable")]
+
+
 def holm(pvalues) -> np.ndarray:
     """Holm-Bonferroni adjusted p-values (NaN entries are ignored and stay NaN).
 
@@ -185,13 +193,8 @@ def holm(pvalues) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
     [0.03, 0.06, 0.06, 0.02]
     """
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
+    p, out, order = _sorted_finite(pvalues)
+    m = order.size
     scaled = (m - np.arange(m)) * p[order]
     out[order] = np.minimum(np.maximum.accumulate(scaled), 1.0)
     return out
@@ -205,13 +208,8 @@ def benjamini_hochberg(pvalues) -> np.ndarray:
     >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
     [0.02, 0.04, 0.04, 0.02]
     """
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
+    p, out, order = _sorted_finite(pvalues)
+    m = order.size
     scaled = p[order] * m / np.arange(1, m + 1)
     out[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
     return out
