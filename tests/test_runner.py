@@ -209,6 +209,22 @@ def test_default_setting_id_is_stable_and_distinct():
     assert a.id != runner.make_setting(4, bandits="all").id
 
 
+def test_progress_goes_to_a_given_bar(tmp_path):
+    """An experiment passes one bar for all its settings: every game is counted once."""
+    class Bar:
+        n = 0
+
+        def update(self, k):
+            self.n += k
+
+    bar = Bar()
+    coltsim.simulate(700, folder=tmp_path, chunk_size=200, workers=1, progress=bar)
+    assert bar.n == 700
+    R.chunk_path(tmp_path, "games", runner.make_setting(4).id, 2).unlink()
+    coltsim.simulate(700, folder=tmp_path, workers=1, progress=bar)
+    assert bar.n == 1400
+
+
 # --- Dask ---------------------------------------------------------------------------------------
 
 def test_dask_local_cluster_gives_the_same_data(baseline, tmp_path):
