@@ -33,8 +33,8 @@ def _play(kernel, seats, games, seed=0, first=0):
     out_g = np.zeros((games, RG_N), np.int32)
     lineups = np.full((1, PLAYERS), -1, np.int64)
     t = time.perf_counter()
-    kernel(seed, first, lineups, seats.seat_policy, seats.params, Rules().to_array(), 0, 1,
-           out_b, out_g)
+    kernel(seed, first, lineups, seats.seat_policy, seats.params, Rules().to_array(), 0, out_b,
+           out_g)
     return time.perf_counter() - t, out_g
 
 

@@ -64,7 +64,7 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     workers = _check_count(workers, "workers", 256)
     kernel = batch_kernel(setting.functions)
     args = (setting.lineups(), setting.seat_policy(), setting.params_array(),
-            setting.rules.to_array(), 0, 1)
+            setting.rules.to_array(), 0)
     out_b = np.empty((games, setting.n_bandits, RB_N), np.int32)
     out_g = np.empty((games, RG_N), np.int32)
     kernel(seed, 0, *args, out_b[:1], out_g[:1])  # load or compile before the clock starts

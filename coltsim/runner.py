@@ -37,7 +37,8 @@ from . import results as R
 from .engine.scoring import RB_N, RG_FAIL, RG_N
 from .engine.state import N_PARAMS
 from .policies import batch_kernel, resolve_policies
-from .policies.kernels import FAIL_ILLEGAL_OPTION, play_games
+from .engine.play import play_batch
+from .policies.kernels import FAIL_ILLEGAL_OPTION
 from .rules import Rules
 from .setting import bandits_per_player, check_players, check_rules, check_seed, lineup_codes
 
@@ -213,8 +214,8 @@ def _run_chunk(job: _Job, chunk: int, first: int, n: int):
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
     kernel = batch_kernel(job.functions)  # plays the games one after another, without the GIL
-    kernel(job.seed, first, job.lineups, job.seat_policy, job.params, job.opts, job.check, 1,
-           out_b, out_g)
+    kernel(job.seed, first, job.lineups, job.seat_policy, job.params, job.opts, job.check, out_b,
+           out_g)
     failed = np.flatnonzero(out_g[:, RG_FAIL])
     if failed.size:
         g = int(failed[0])
@@ -291,7 +292,7 @@ def _backend_context(backend: str, workers: int, scheduler):
 def _kernel_cached() -> bool:
     """Whether the built-in batch kernel is in numba's disk cache already (False if unsure)."""
     try:
-        return Path(play_games._cache._cache_file._index_path).exists()
+        return Path(play_batch._cache._cache_file._index_path).exists()
     except AttributeError:  # pragma: no cover - numba internals changed
         return False
 

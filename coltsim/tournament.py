@@ -74,7 +74,7 @@ def _play_rotations(kernel, seed, games, lineups, seats, opts, n_jobs, chunk):
 
     def run(job):
         seat_policy, params, first, ob, og = job
-        kernel(seed, first, lineups, seat_policy, params, opts, 0, 1, ob, og)
+        kernel(seed, first, lineups, seat_policy, params, opts, 0, ob, og)
 
     if n_jobs == 1:
         for job in jobs:

@@ -30,7 +30,7 @@ def play(players, games, rules=None, seed=11):
     out_b = np.zeros((games, n_bandits, RB_N), np.int32)
     out_g = np.zeros((games, RG_N), np.int32)
     play_batch(seed, 0, lineups, np.zeros(players, np.int64), np.zeros((players, N_PARAMS)),
-               opts, 1, 8, out_b, out_g)
+               opts, 1, out_b, out_g)
     return out_b, out_g
 
 
@@ -137,6 +137,6 @@ def test_batch_kernel_seats_each_players_policy():
     out_b = np.zeros((games, 4, RB_N), np.int32)
     out_g = np.zeros((games, RG_N), np.int32)
     seats = np.array([POLICY_IDS["random"]] + [POLICY_IDS["greedy"]] * 3, np.int64)
-    play_batch(3, 0, lineups, seats, np.zeros((4, N_PARAMS)), Rules().to_array(), 0, 4,
-               out_b, out_g)
+    play_batch(3, 0, lineups, seats, np.zeros((4, N_PARAMS)), Rules().to_array(), 0, out_b,
+               out_g)
     assert out_b[:, 0, RB_WIN].mean() < 0.1 < out_b[:, 1:, RB_WIN].mean()

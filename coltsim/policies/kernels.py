@@ -1,6 +1,6 @@
 """Batch kernels that play chunks of games with any mix of policies.
 
-``play_games`` plays built-in policies only and is cached on disk like the engine.  A table with
+``engine.play.play_batch`` plays built-in policies only and is cached on disk like the engine.  A table with
 user policies needs the user's functions compiled into the dispatcher, and passing a compiled
 function as an argument to a cached kernel would defeat the cache (every process would recompile
 the whole engine), so ``user_kernel(functions)`` compiles, once per process and per tuple of
@@ -8,9 +8,8 @@ functions, a small kernel specialised on them: a dispatcher (``choose`` for buil
 user function for ids from ``FIRST_USER_ID``, each handed a fresh observation), the playout loop
 and the batch loop.  It is not cached on disk (its compile cost is measured in
 docs/policies.md); everything it calls (setup, rules, scoring, the built-ins) comes from the
-cache.  Both kernels have ``engine.play.play_batch``'s signature and play the games one after
-another (``n_blocks`` is accepted and ignored: run chunks in parallel with joblib threads, the
-kernels release the GIL).
+cache.  It has ``engine.play.play_batch``'s signature and, like it, plays the games one after
+another without the GIL.
 
 A user policy's answer outside ``[0, n)`` plays option 0 and marks the game failed with
 ``FAIL_ILLEGAL_OPTION`` in ``out_g[RG_FAIL]``.
@@ -21,9 +20,8 @@ import threading
 
 import numba
 
-from .._jit import njit
 from ..engine.flow import advance, apply
-from ..engine.play import play_one
+from ..engine.play import play_batch, seat_players
 from ..engine.rng import RNG_DECIDE
 from ..engine.scoring import score_game
 from ..engine.setup import setup_game
@@ -34,30 +32,6 @@ from .builtin import FIRST_USER_ID, choose
 from .observe import new_observation, observe
 
 FAIL_ILLEGAL_OPTION = 64  # out_g[RG_FAIL]: a user policy returned an index outside [0, n)
-
-
-@njit
-def seat_players(st, seat_policy, params):
-    """Copy the policy ids and parameter rows into ``st``.
-
-    Element by element on purpose: a slice assignment to a field of the state inside a
-    ``prange`` loop is lost by numba's parallel transform (numba 0.68)."""
-    for p in range(seat_policy.shape[0]):
-        st.seat_policy[p] = seat_policy[p]
-        for j in range(params.shape[1]):
-            st.params[p, j] = params[p, j]
-
-
-@njit
-def play_games(seed, first_index, lineups, seat_policy, params, opts, check, n_blocks, out_b,
-               out_g):
-    """Play games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` with built-in
-    policies (``play_batch``'s signature and results; ``n_blocks`` is ignored)."""
-    st = _new_state(seat_policy.shape[0], lineups.shape[1], opts, 0)
-    seat_players(st, seat_policy, params)
-    for g in range(out_g.shape[0]):
-        game = first_index + g
-        play_one(st, seed, game, lineups[game % lineups.shape[0]], check, out_b[g], out_g[g])
 
 
 _USER_SOURCE = '''
@@ -80,8 +54,7 @@ def choose_user(st, obs):
     return i
 
 
-def play_games_user(seed, first_index, lineups, seat_policy, params, opts, check, n_blocks,
-                    out_b, out_g):
+def play_games_user(seed, first_index, lineups, seat_policy, params, opts, check, out_b, out_g):
     st = _new_state(seat_policy.shape[0], lineups.shape[1], opts, 0)
     seat_players(st, seat_policy, params)
     obs = new_observation(st)
@@ -105,11 +78,11 @@ _lock = threading.Lock()
 
 def user_kernel(functions: tuple):
     """The batch kernel for a table whose user policies are ``functions`` (user policy ``k``
-    has id ``FIRST_USER_ID + k``); ``play_games`` when there are none.  Compiled on first
+    has id ``FIRST_USER_ID + k``); ``engine.play.play_batch`` when there are none.  Compiled on first
     call, then reused for the rest of the process."""
     functions = tuple(functions)
     if not functions:
-        return play_games
+        return play_batch
     with _lock:
         kernel = _cache.get(functions)
         if kernel is None:
