@@ -43,3 +43,32 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
     err = capsys.readouterr().err
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_run_writes_every_file_and_report_rerenders(tmp_path, capsys):
+    toml = tmp_path / "tiny.toml"
+    toml.write_text('name = "tiny"\ndescription = "two tiny settings"\nseed = 3\ngames = 300\n'
+                    '[sweep]\nplayers = [3]\npolicies = ["random"]\n'
+                    '[sweep.rules]\ngunslinger_bonus = [1000, 0]\n')
+    out = tmp_path / "report"
+    assert main(["run", str(toml), "--out", str(out), "--quiet", "--n-jobs", "1"]) == 0
+    for name in ("report.md", "report.html", "manifest.json", "experiment.toml"):
+        assert (out / name).stat().st_size > 0, name
+    figures = sorted(p.name for p in (out / "figures").glob("*.png"))
+    tables = sorted(p.name for p in (out / "tables").glob("*.csv"))
+    assert "balance_win_rates.png" in figures and "settings.csv" in tables
+    md = (out / "report.md").read_text()
+    for f in figures:
+        assert f"figures/{f}" in md
+    assert "gunslinger_bonus=0" in md and "Holm" in md
+    (out / "report.md").unlink()
+    assert main(["report", str(out)]) == 0
+    assert (out / "report.md").read_text() == md
+
+
+def test_run_rejects_a_bad_experiment_with_one_line(tmp_path, capsys):
+    toml = tmp_path / "bad.toml"
+    toml.write_text('name = "bad"\nseed = 1\ngames = 10\n[sweep]\nplayers = [7]\n')
+    assert main(["run", str(toml)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "players" in err and "allowed: 2, 3, 4, 5, 6" in err
