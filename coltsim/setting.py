@@ -1,4 +1,4 @@
-"""Validation of what a user asks for (players, line-up, policies, seed), shared by every entry
+"""Validation of what a user asks for (players, line-up, seed, rules), shared by every entry
 point.  Every problem is a ``ValueError`` whose one-line message names the bad value and the
 allowed ones; the kernels never see bad input."""
 from __future__ import annotations
@@ -8,7 +8,6 @@ import dataclasses
 import numpy as np
 
 from . import constants as K
-from .policies import POLICY_NAMES
 from .rules import Rules
 
 MIN_PLAYERS = 2
@@ -58,23 +57,6 @@ def lineup_codes(players: int, bandits=None) -> np.ndarray:
             raise ValueError(f"bandit {b!r} is listed twice; each bandit can play only once")
     return np.array([-1 if b == RANDOM_BANDIT else K.BANDIT_NAMES.index(b) for b in bandits],
                     np.int64)
-
-
-def policy_codes(players: int, policies=None) -> tuple[np.ndarray, list[str]]:
-    """Policy id of every player: one name for all, or one per player."""
-    if policies is None:
-        policies = "random"
-    if isinstance(policies, str):
-        policies = [p.strip() for p in policies.split(",") if p.strip()]
-        if len(policies) == 1:
-            policies = policies * players
-    policies = [str(p) for p in policies]
-    if len(policies) != players:
-        raise ValueError(f"policies must name 1 or {players} policies, got {len(policies)}")
-    for p in policies:
-        if p not in POLICY_NAMES:
-            raise ValueError(f"unknown policy {p!r}; allowed: {', '.join(POLICY_NAMES)}")
-    return np.array([POLICY_NAMES.index(p) for p in policies], np.int64), policies
 
 
 def check_rules(rules, players: int) -> Rules:

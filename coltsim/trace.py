@@ -17,9 +17,10 @@ from .engine.scoring import (
 )
 from .engine.state import G_FIRST_FIRST, G_LOG_N, L_KIND, L_VALUE, new_state
 from .engine.check import CHECK_NAMES
+from .policies import POLICY_NAMES, resolve_policies
 from .rules import Rules
 from .setting import (
-    bandits_per_player, check_players, check_rules, check_seed, lineup_codes, policy_codes,
+    bandits_per_player, check_players, check_rules, check_seed, lineup_codes,
 )
 
 LOG_ROWS = 4096
@@ -121,12 +122,16 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
     seed = check_seed(seed)
     game_index = check_seed(game_index, "game_index")
     lineup = lineup_codes(players, bandits)
-    policy_ids, policy_names = policy_codes(players, policies)
+    seats = resolve_policies(players, policies)
+    if seats.functions:
+        raise ValueError("traces are played with built-in policies only; allowed: "
+                         f"{', '.join(POLICY_NAMES)}")
     rules = check_rules(rules, players)
     n_bandits = players * bandits_per_player(players)
 
     st = new_state(players, n_bandits, rules.to_array(), LOG_ROWS)
-    st.seat_policy[:] = policy_ids
+    st.seat_policy[:] = seats.seat_policy
+    st.params[:, :] = seats.params
     out_b = np.zeros((n_bandits, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
     _play_traced(st, seed, game_index, lineup, out_b, out_g)
@@ -152,7 +157,7 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
                 "type": "setup", "rules_version": K.RULES_VERSION, "coltsim_version": __version__,
                 "seed": seed, "game_index": game_index, "options": rules.as_dict(),
                 "players": players, "bandits": characters, "teams": teams,
-                "policies": policy_names,
+                "policies": list(seats.names),
                 "cars": [K.CAR_NAMES[c] for c in st.cars[:dec.n_cars + 1]],
                 "round_cards": rounds[:-1], "station": rounds[-1],
                 "first_player": int(st.game[G_FIRST_FIRST]),
