@@ -95,11 +95,14 @@ def do_floor_change(st, b):
 # --- Fire -----------------------------------------------------------------------------------------
 @njit
 def _add_bandits_at(st, car, level, skip, out, n):
+    """Append the bandits other than ``skip`` on (car, level) to ``out[n:]``; the new count.
+
+    Branch-free (positions are random, a branch would mispredict): ``out[n]`` is written even
+    when nobody more is there, so ``out`` needs a slot for every bandit (MAX_BANDITS)."""
     bandit = st.bandit
     for t in range(bandit.shape[0]):
-        if t != skip and bandit[t, B_CAR] == car and bandit[t, B_LEVEL] == level:
-            out[n] = t
-            n += 1
+        out[n] = t
+        n += (t != skip) & (bandit[t, B_CAR] == car) & (bandit[t, B_LEVEL] == level)
     return n
 
 

@@ -94,18 +94,14 @@ def draw_cards(st, p, k):
     """Draw up to ``k`` cards; with the advanced rules an empty deck takes the shuffled discards.
 
     Returns how many were drawn (they are the last ones of the hand)."""
-    cards = st.cards[p]
-    ncards = st.ncards[p]
     drawn = 0
     for _ in range(k):
-        if ncards[Z_DECK] == 0:
-            if st.opts[O_ADVANCED] == 0 or ncards[Z_DISCARD] == 0:
+        if st.ncards[p, Z_DECK] == 0:
+            if st.opts[O_ADVANCED] == 0 or st.ncards[p, Z_DISCARD] == 0:
                 break
             move_zone(st, p, Z_DISCARD, Z_DECK)
-            shuffle(st.rng, RNG_CHANCE, cards[Z_DECK], ncards[Z_DECK])
-        ncards[Z_DECK] -= 1
-        cards[Z_HAND, ncards[Z_HAND]] = cards[Z_DECK, ncards[Z_DECK]]
-        ncards[Z_HAND] += 1
+            shuffle(st.rng, RNG_CHANCE, st.cards[p, Z_DECK], st.ncards[p, Z_DECK])
+        push_card(st, p, Z_HAND, pop_card(st, p, Z_DECK))
         drawn += 1
     return drawn
 
@@ -202,24 +198,34 @@ def _slot_player(st, letter, slot):
 def plan_options(st, p, letter, turn, half):
     """Cards ``p`` may play (face up, or down in a tunnel or by Ghost's ability) and draw."""
     down = FACE_DOWN if letter == K.TURN_TUNNEL else 0
-    ghost_turn = turn == 0 and (half == 0 or st.opts[O_GHOST_BOTH_HALVES] == 1) and down == 0
-    hand = st.cards[p, Z_HAND]
-    options = st.options
+    ghosts = 0  # bitmask of the bandits whose cards may go face down by Ghost's ability
+    if turn == 0 and (half == 0 or st.opts[O_GHOST_BOTH_HALVES] == 1) and down == 0:
+        for b in range(st.game[G_BANDITS]):
+            if ability(st, b, K.GHOST):
+                ghosts |= 1 << b
+    n = _playable_cards(st.cards[p, Z_HAND], st.ncards[p, Z_HAND], down, ghosts, st.options)
+    if can_draw(st, p):
+        st.options[n] = OPT_DRAW
+        n += 1
+    return n
+
+
+@njit
+def _playable_cards(hand, n_hand, down, ghosts, options):
+    """Each distinct non-bullet card of ``hand[:n_hand]`` as ``card | down``, followed by
+    ``card | FACE_DOWN`` when its owner is in ``ghosts``; returns how many were written."""
     n = 0
     seen = 0  # bitmask of card codes already offered
-    for i in range(st.ncards[p, Z_HAND]):
+    for i in range(n_hand):
+        # Branch-free: each slot is written, and kept only when ``new`` (or ``ghost``) is 1.
         c = hand[i]
-        if card_kind(c) == K.BULLET or seen >> c & 1:
-            continue
-        seen |= 1 << c
+        new = (card_kind(c) != K.BULLET) & ~(seen >> c) & 1
+        seen |= new << c
         options[n] = c | down
-        n += 1
-        if ghost_turn and ability(st, card_owner(c), K.GHOST):
-            options[n] = c | FACE_DOWN
-            n += 1
-    if can_draw(st, p):
-        options[n] = OPT_DRAW
-        n += 1
+        n += new
+        ghost = new & (ghosts >> card_owner(c))
+        options[n] = c | FACE_DOWN
+        n += ghost
     return n
 
 

@@ -233,14 +233,13 @@ def pop_card(st, p, zone):
 def remove_card(st, p, zone, card):
     """Remove one card equal to ``card`` from a zone (order of the rest kept); False if none."""
     cards = st.cards[p, zone]
-    n = st.ncards[p, zone]
-    for i in range(n):
-        if cards[i] == card:
-            for j in range(i, n - 1):
-                cards[j] = cards[j + 1]
-            st.ncards[p, zone] = n - 1
-            return True
-    return False
+    gone = 0  # 1 once the card is passed: every later card then moves down one place
+    for i in range(st.ncards[p, zone]):
+        c = cards[i]
+        cards[i - gone] = c
+        gone |= c == card  # branch-free: a hand is random, so a branch here would mispredict
+    st.ncards[p, zone] -= gone
+    return gone == 1
 
 
 @njit
@@ -266,8 +265,7 @@ def kinds_at(st, where):
     loot = st.loot
     mask = 0
     for t in range(K.N_LOOT):
-        if loot[t, L_WHERE] == where:
-            mask |= 1 << loot[t, L_KIND]
+        mask |= np.int64(loot[t, L_WHERE] == where) << loot[t, L_KIND]  # branch-free
     return mask
 
 
@@ -277,8 +275,7 @@ def loot_at(st, where, kind):
     loot = st.loot
     n = 0
     for t in range(K.N_LOOT):
-        if loot[t, L_WHERE] == where and loot[t, L_KIND] == kind:
-            n += 1
+        n += (loot[t, L_WHERE] == where) & (loot[t, L_KIND] == kind)  # branch-free
     return n
 
 
