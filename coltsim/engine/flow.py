@@ -183,15 +183,21 @@ def _apply_discard(st, p, value, kind):
 
 # --- Schemin' -----------------------------------------------------------------------------------
 @njit(inline="always")
+def _wrap(i, n):
+    """``i % n`` for ``-n <= i < 2 * n``, without the division (a 64-bit one is slow)."""
+    return i - n * (i >= n) + n * (i < 0)
+
+
+@njit(inline="always")
 def _slot_player(st, letter, slot):
     """Player and half-turn (speeding-up) of player-turn ``slot`` of a turn."""
     players = st.game[G_PLAYERS]
     first = st.game[G_FIRST]
     if letter == K.TURN_SWITCHING:
-        return (first - slot) % players, 0
+        return _wrap(first - slot, players), 0
     if letter == K.TURN_SPEEDING:
-        return (first + slot // 2) % players, slot % 2
-    return (first + slot) % players, 0
+        return _wrap(first + slot // 2, players), slot % 2
+    return _wrap(first + slot, players), 0
 
 
 @njit
