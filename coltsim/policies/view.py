@@ -10,6 +10,9 @@ it) to run on the state without building an observation.
 
 Option values (flow.py's table) are decoded by ``is_draw``, ``is_stop``, ``option_card``,
 ``is_face_down``; a card is ``card_kind(card)`` played by ``card_bandit(card)``.
+Helpers that list bandits fill an ``out`` array and return the count; it needs a slot for every
+bandit (``K.MAX_BANDITS``), since the engine's lists are built without branches and may write one
+slot past their end.
 Random numbers come from the policy's own stream ``rng`` (a ``uint64[1, 2]`` view of its row of
 the game's streams): ``rand_below(rng, n)``, ``rand_unit(rng)``.
 """
