@@ -65,7 +65,7 @@ def _apply() -> None:
     delvar = lowering.Lower.delvar
 
     def borrowed(self):
-        """Names of the variables bound once, to an argument, in a function of coltsim."""
+        """Variables of a coltsim function bound once, to an argument or to such a variable."""
         names = self.__dict__.get("_coltsim_borrowed")
         if names is None:
             names = set()
