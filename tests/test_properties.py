@@ -1,5 +1,9 @@
 """Invariants over many random games, checked on the state arrays after every action and event
 by the kernel itself (engine/check.py), and on the results of every game."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -140,3 +144,33 @@ def test_batch_kernel_seats_each_players_policy():
     play_batch(3, 0, lineups, seats, np.zeros((4, N_PARAMS)), Rules().to_array(), 0, out_b,
                out_g)
     assert out_b[:, 0, RB_WIN].mean() < 0.1 < out_b[:, 1:, RB_WIN].mean()
+
+
+_ALLOCATIONS_SCRIPT = """
+import coltsim
+from numba.core.runtime import rtsys
+cases = [dict(players=p, policies=policy) for p in (3, 4, 5, 6) for policy in ("random", "greedy")]
+cases += [dict(players=2), dict(players=4, rules={"advanced": True}),
+          dict(players=4, policies=["rollout", "weighted", "random", "random"],
+               params={"rollout": {"budget": 4}})]
+def play(games):
+    for case in cases:
+        coltsim.simulate(games, workers=1, backend="threading", quiet=True, check=True, **case)
+play(1)  # load the kernels
+before = rtsys.get_allocation_stats()
+play(20)
+after = rtsys.get_allocation_stats()
+print(*(getattr(after, f) - getattr(before, f) for f in ("alloc", "free", "mi_alloc", "mi_free")))
+"""
+
+
+def test_kernels_free_exactly_what_they_allocate():
+    # Guards the reference counting the numba patches leave out (_numba_patches.py): a count
+    # taken too few times frees memory twice, one too many leaks it.  NRT statistics must be
+    # switched on before numba loads, hence the subprocess.
+    env = {**os.environ, "NUMBA_NRT_STATS": "1"}
+    out = subprocess.run([sys.executable, "-c", _ALLOCATIONS_SCRIPT], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    alloc, free, mi_alloc, mi_free = map(int, out.split())
+    assert alloc > 10_000 and mi_alloc > 10_000
+    assert (alloc, mi_alloc) == (free, mi_free)
