@@ -4,6 +4,8 @@ Results go into two arrays: ``out_b[b, RB_*]`` per bandit and ``out_g[RG_*]`` pe
 is a player (in the base game one bandit; in the 2-player game two), and rank and victory are
 decided between teams: by score, then by the fewest bullet cards received.
 """
+import numpy as np
+
 from .. import constants as K
 from .._jit import njit
 from ..rules import MAX_ROUNDS, O_GUNSLINGER_BONUS, O_GUNSLINGER_IF_NOBODY_FIRED
@@ -81,17 +83,15 @@ def score_game(st, out_b, out_g):
                 out_b[b, RB_GUNSLINGER] = 1
                 out_b[b, RB_BONUS] = st.opts[O_GUNSLINGER_BONUS]
                 n_gunslingers += 1
-    team_score = [0] * K.MAX_BANDITS
-    team_loot = [0] * K.MAX_BANDITS
-    team_received = [0] * K.MAX_BANDITS
+    teams = np.zeros((5, K.MAX_BANDITS), np.int64)  # one allocation for the five tables
+    team_score, team_loot, team_received, rank, rank_without_bonus = (
+        teams[0], teams[1], teams[2], teams[3], teams[4])
     for b in range(nb):
         out_b[b, RB_SCORE] = out_b[b, RB_LOOT] + out_b[b, RB_BONUS]
         team = out_b[b, RB_TEAM]
         team_score[team] += out_b[b, RB_SCORE]
         team_loot[team] += out_b[b, RB_LOOT]
         team_received[team] += out_b[b, RB_RECEIVED] + out_b[b, RB_NEUTRAL]
-    rank = [0] * K.MAX_BANDITS
-    rank_without_bonus = [0] * K.MAX_BANDITS
     _ranks(team_score, team_received, players, rank)
     _ranks(team_loot, team_received, players, rank_without_bonus)
     n_winners = 0
