@@ -94,7 +94,7 @@ def do_floor_change(st, b):
 
 # --- Fire -----------------------------------------------------------------------------------------
 @njit
-def _add_bandits_at(st, car, level, skip, out, n):
+def add_bandits_at(st, car, level, skip, out, n):
     """Append the bandits other than ``skip`` on (car, level) to ``out[n:]``; the new count.
 
     Branch-free (positions are random, a branch would mispredict): ``out[n]`` is written even
@@ -104,15 +104,6 @@ def _add_bandits_at(st, car, level, skip, out, n):
         out[n] = t
         n += (t != skip) & (bandit[t, B_CAR] == car) & (bandit[t, B_LEVEL] == level)
     return n
-
-
-@njit
-def _roof_occupied(st, car):
-    bandit = st.bandit
-    for t in range(bandit.shape[0]):
-        if bandit[t, B_CAR] == car and bandit[t, B_LEVEL] == K.ROOF:
-            return True
-    return False
 
 
 @njit
@@ -133,30 +124,37 @@ def belle_filter(st, out, n):
 
 
 @njit
+def sight_targets(st, b, car, level, out):
+    """Bandits ``b`` would have in its line of fire from (car, level), the others where they are:
+    the next cars inside; on the roof the nearest roof with somebody else on it, each way; and
+    Tuco's shot through the roof.  Belle's protection is not applied here."""
+    n = 0
+    if level == K.INSIDE:
+        if car > 0:
+            n = add_bandits_at(st, car - 1, K.INSIDE, b, out, n)
+        if car < caboose(st):
+            n = add_bandits_at(st, car + 1, K.INSIDE, b, out, n)
+    else:
+        for step in (-1, 1):
+            c = car + step
+            while 0 <= c <= caboose(st):
+                m = add_bandits_at(st, c, K.ROOF, b, out, n)
+                if m > n:
+                    n = m
+                    break
+                c += step
+    if ability(st, b, K.TUCO):
+        n = add_bandits_at(st, car, 1 - level, b, out, n)
+    return n
+
+
+@njit
 def fire_targets(st, b, out):
     """Bandits ``b`` may shoot (none when it has no bullet, unless Django's option says so)."""
     if st.bandit[b, B_BULLETS] == 0 and not (
             ability(st, b, K.DJANGO) and st.opts[O_DJANGO_PUSH_WITHOUT_BULLETS] == 1):
         return 0
-    car = st.bandit[b, B_CAR]
-    level = st.bandit[b, B_LEVEL]
-    n = 0
-    if level == K.INSIDE:
-        if car > 0:
-            n = _add_bandits_at(st, car - 1, K.INSIDE, b, out, n)
-        if car < caboose(st):
-            n = _add_bandits_at(st, car + 1, K.INSIDE, b, out, n)
-    else:
-        # Line of sight on the roof: the nearest occupied roof in each direction.
-        for step in (-1, 1):
-            c = car + step
-            while 0 <= c <= caboose(st):
-                if _roof_occupied(st, c):
-                    n = _add_bandits_at(st, c, K.ROOF, b, out, n)
-                    break
-                c += step
-    if ability(st, b, K.TUCO):
-        n = _add_bandits_at(st, car, 1 - level, b, out, n)
+    n = sight_targets(st, b, st.bandit[b, B_CAR], st.bandit[b, B_LEVEL], out)
     return belle_filter(st, out, n)
 
 
@@ -212,7 +210,7 @@ def do_rob(st, b, kind):
 # --- Punch ----------------------------------------------------------------------------------------
 @njit
 def punch_targets(st, b, out):
-    n = _add_bandits_at(st, st.bandit[b, B_CAR], st.bandit[b, B_LEVEL], b, out, 0)
+    n = add_bandits_at(st, st.bandit[b, B_CAR], st.bandit[b, B_LEVEL], b, out, 0)
     return belle_filter(st, out, n)
 
 

@@ -147,12 +147,7 @@ def first_bandit_of(obs, player):
 @njit
 def bandits_at(obs, car, level, out):
     """Bandits on spot (car, level), into ``out``; returns how many."""
-    n = 0
-    for b in range(obs.game[G_BANDITS]):
-        if obs.bandit[b, B_CAR] == car and obs.bandit[b, B_LEVEL] == level:
-            out[n] = b
-            n += 1
-    return n
+    return A.add_bandits_at(obs, car, level, -1, out, 0)
 
 
 @njit
@@ -299,38 +294,11 @@ def move_destinations(obs, b, out):
 
 
 @njit
-def _add_at(obs, car, level, skip, out, n):
-    for t in range(obs.game[G_BANDITS]):
-        if t != skip and obs.bandit[t, B_CAR] == car and obs.bandit[t, B_LEVEL] == level:
-            out[n] = t
-            n += 1
-    return n
-
-
-@njit
 def line_of_fire_from(obs, b, car, level, out):
     """Bandits that ``b`` could shoot if it stood on (car, level), the others where they are now
     (for planning a card that resolves later).  Same sight rules as the Fire card, Tuco's shot
     through the roof included; Belle's protection is not applied."""
-    n = 0
-    cab = caboose(obs)
-    if level == K.INSIDE:
-        if car > 0:
-            n = _add_at(obs, car - 1, K.INSIDE, b, out, n)
-        if car < cab:
-            n = _add_at(obs, car + 1, K.INSIDE, b, out, n)
-    else:
-        for step in (-1, 1):
-            c = car + step
-            while 0 <= c <= cab:
-                m = _add_at(obs, c, K.ROOF, b, out, n)
-                if m > n:
-                    n = m
-                    break
-                c += step
-    if ability(obs, b, K.TUCO):
-        n = _add_at(obs, car, 1 - level, b, out, n)
-    return n
+    return A.sight_targets(obs, b, car, level, out)
 
 
 @njit(inline="always")
