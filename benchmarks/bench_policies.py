@@ -19,9 +19,10 @@ import numpy as np
 from coltsim.engine.flow import advance, apply
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.engine.setup import setup_game
-from coltsim.engine.state import G_PEND_PLAYER, new_state
+from coltsim.engine.state import G_PEND_PLAYER, init_table, new_states
 from coltsim.policies.builtin import choose
-from coltsim.policies import batch_kernel, resolve_policies
+from coltsim.playout import batch_kernel
+from coltsim.policies import resolve_policies
 from coltsim.policies.rollout import DEFAULT_BUDGET
 from coltsim.rules import Rules
 
@@ -47,14 +48,16 @@ def games_per_second(policies, games):
 
 
 @numba.njit
-def _count_seat0_decisions(st, seed, first, games, lineup):
-    """Play games with ``choose``; returns how many decisions seat 0 made."""
+def _count_seat0_decisions(states, seed, first, games, lineup):
+    """Play games with ``choose`` on ``states[0]`` (``states[1]``: the observation scratch);
+    returns how many decisions seat 0 made."""
+    st = states[0]
     n = 0
     for g in range(first, first + games):
         setup_game(st, seed, g, lineup)
         while advance(st):
             n += st.game[G_PEND_PLAYER] == 0
-            apply(st, choose(st))
+            apply(st, choose(st, states[1]))
     return n
 
 
@@ -62,13 +65,12 @@ def rollout_decisions_per_second(games):
     """Decisions of the rollout seat per second, one rollout against three greedy (the greedy
     seats' decisions take microseconds and are counted in the time)."""
     seats = resolve_policies(PLAYERS, ["rollout", "greedy", "greedy", "greedy"])
-    st = new_state(PLAYERS, PLAYERS, Rules().to_array(), 0)
-    st.seat_policy[:] = seats.seat_policy
-    st.params[:, :] = seats.params
+    states = new_states(2)
+    init_table(states[0], PLAYERS, Rules().to_array(), seats.seat_policy, seats.params)
     lineup = np.full(PLAYERS, -1, np.int64)
-    _count_seat0_decisions(st, 0, 0, 1, lineup)
+    _count_seat0_decisions(states, 0, 0, 1, lineup)
     t = time.perf_counter()
-    n = _count_seat0_decisions(st, 0, 20_000, games, lineup)
+    n = _count_seat0_decisions(states, 0, 20_000, games, lineup)
     seconds = time.perf_counter() - t
     return n / seconds, seconds / games
 

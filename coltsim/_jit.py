@@ -1,36 +1,53 @@
-"""The one jit decorator every compiled kernel in coltsim uses.
+"""The one jit decorator every compiled kernel in coltsim uses, and the freshness of its cache.
 
 ``cache=True`` keeps compiled machine code on disk between runs; ``nogil=True`` lets joblib's
-thread backend run kernels side by side.
+thread backend run kernels side by side.  coltsim never changes numba's configuration: the cache
+lives where numba puts it (``__pycache__`` beside each module, or ``$NUMBA_CACHE_DIR`` when you
+set it), and your own ``@njit(cache=True)`` functions are untouched.
 
 numba checks a cached function against its own source file only, not against the files of the
-functions it calls, so after an edit (or an upgrade) a kernel could run stale code.  The cache
-therefore lives in a folder named after a hash of coltsim's compiled sources:
-``$NUMBA_CACHE_DIR/coltsim-<hash>`` (default ``~/.cache/coltsim/numba/coltsim-<hash>``).
+functions it calls, so after an edit or a ``git pull`` a kernel could run stale code.  coltsim
+therefore keeps a stamp of all its compiled sources beside its cache and, when they change,
+removes its own cache files (``*.nbi``, ``*.nbc`` in coltsim's ``__pycache__`` folders) before
+anything is compiled.  With ``$NUMBA_CACHE_DIR`` set, numba keeps the files elsewhere: clear that
+folder after changing coltsim's sources (the test suite keys its folder on the sources itself).
 """
 import functools
 import hashlib
-import os
 from pathlib import Path
 
 import numba
 
-from . import _numba_patches  # noqa: F401  (applied before anything is compiled)
+_ROOT = Path(__file__).parent
+_STAMP = _ROOT / "__pycache__" / "numba-sources.sha1"
 
 
-def _source_hash() -> str:
-    """Hash of every module with compiled code, the constants they read and the compiler fixes."""
+def source_hash() -> str:
+    """Hash of every module with compiled code and of the constants they read."""
     h = hashlib.sha1()
-    root = Path(__file__).parent
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(_ROOT.rglob("*.py")):
         text = path.read_bytes()
-        if b"njit" in text or path.name in ("constants.py", "rules.py", "_numba_patches.py"):
-            h.update(str(path.relative_to(root)).encode())
+        if b"njit" in text or path.name in ("constants.py", "rules.py"):
+            h.update(str(path.relative_to(_ROOT)).encode())
             h.update(text)
     return h.hexdigest()[:12]
 
 
-_base = numba.config.CACHE_DIR or os.path.join(os.path.expanduser("~"), ".cache", "coltsim", "numba")
-numba.config.CACHE_DIR = os.path.join(_base, f"coltsim-{_source_hash()}")
+def _drop_stale_cache() -> None:
+    """Remove coltsim's cached machine code if the sources changed since it was compiled."""
+    current = source_hash()
+    try:
+        if _STAMP.exists() and _STAMP.read_text() == current:
+            return
+        for pattern in ("*.nbi", "*.nbc"):
+            for path in _ROOT.rglob(f"__pycache__/{pattern}"):
+                path.unlink(missing_ok=True)
+        _STAMP.parent.mkdir(exist_ok=True)
+        _STAMP.write_text(current)
+    except OSError:
+        pass  # a read-only install: numba caches elsewhere, and its sources never change
+
+
+_drop_stale_cache()
 
 njit = functools.partial(numba.njit, cache=True, nogil=True)

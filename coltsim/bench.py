@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .engine.scoring import RB_N, RG_N
-from .policies import batch_kernel
+from .playout import batch_kernel
 from .runner import _available_cores, _check_count, make_setting
 
 # Run in a subprocess: time the import and first call of the batch kernel.
@@ -53,7 +53,8 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
           workers: int | None = None, seed: int = 0, compile_times: bool = True) -> dict:
     """Measure the engine; returns a JSON-ready dict.
 
-    Keys: ``games``, ``seconds``, ``games_per_second``, ``workers``,
+    Figures are not rounded (``format_bench`` rounds them for reading).  Keys: ``games``,
+    ``seconds``, ``games_per_second``, ``workers``,
     ``games_per_second_per_core``, ``players``, ``policy``, and with ``compile_times``
     ``compile_cold_seconds`` and ``compile_cached_seconds``.
     """
@@ -79,15 +80,14 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
         list(pool.map(block, range(workers)))
         seconds = time.perf_counter() - start
     result = {
-        "games": games, "seconds": round(seconds, 4),
-        "games_per_second": round(games / seconds, 1), "workers": workers,
-        "games_per_second_per_core": round(games / seconds / workers, 1),
+        "games": games, "seconds": seconds, "games_per_second": games / seconds,
+        "workers": workers, "games_per_second_per_core": games / seconds / workers,
         "players": setting.players, "policy": policy,
     }
     if compile_times:
         with tempfile.TemporaryDirectory(prefix="coltsim-numba-") as cache:
-            result["compile_cold_seconds"] = round(compile_seconds(players, policy, cache), 2)
-            result["compile_cached_seconds"] = round(compile_seconds(players, policy, cache), 2)
+            result["compile_cold_seconds"] = compile_seconds(players, policy, cache)
+            result["compile_cached_seconds"] = compile_seconds(players, policy, cache)
     return result
 
 

@@ -34,11 +34,13 @@ from .engine.check import CHECK_NAMES, check_invariants
 from .engine.scoring import RB_N, RG_N, score_game
 from .engine.setup import setup_game
 from .engine.state import (
-    B_BULLETS, B_CHAR, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_CARS, G_CHECK, G_FAIL,
+    B_BULLETS, B_CHAR, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_CHECK,
+    G_FAIL,
     G_FIRST, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PEND_KIND, G_PEND_N,
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_POS, G_ROUND, G_SLOT, G_TURN, L_KIND, L_VALUE, L_WHERE,
     PH_DISCARD, PH_EVENT, PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD,
-    PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, make_card, new_state, push_card, remove_card,
+    PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, init_table, make_card, new_states, push_card,
+    remove_card,
 )
 from .rules import O_NEUTRAL_BULLETS, Rules
 from .setting import bandits_per_player, check_rules, lineup_codes
@@ -78,7 +80,9 @@ class Position:
         self.players = players
         self.rules = rules
         self.n_bandits = players * bandits_per_player(players)
-        self.st = new_state(players, self.n_bandits, rules.to_array(), 0)
+        self.st = new_states(1)[0]
+        init_table(self.st, players, rules.to_array(), np.zeros(players, np.int64),
+                   np.zeros((players, 1)))
         setup_game(self.st, seed, 0, lineup_codes(players, bandits))
 
     # --- lookups ----------------------------------------------------------------------------
@@ -318,14 +322,14 @@ def _raise_if_broken(st, error, what):
 # --- reading a position ---------------------------------------------------------------------------
 def bandit_id(st, who) -> int:
     """Bandit number of a character name (or a number, checked and returned as is)."""
-    n = st.bandit.shape[0]
+    n = int(st.game[G_BANDITS])
     if isinstance(who, (int, np.integer)):
         if not 0 <= who < n:
             raise ValueError(f"bandit {who} is not in this game (bandits are 0..{n - 1})")
         return int(who)
     if who not in K.BANDIT_NAMES:
         raise ValueError(f"unknown bandit {who!r}; allowed: {', '.join(K.BANDIT_NAMES)}")
-    hits = np.flatnonzero(st.bandit[:, B_CHAR] == K.BANDIT_NAMES.index(who))
+    hits = np.flatnonzero(st.bandit[:n, B_CHAR] == K.BANDIT_NAMES.index(who))
     if len(hits) == 0:
         raise ValueError(f"{who} is not in this game")
     return int(hits[0])
@@ -379,11 +383,12 @@ def pile_cards(st):
 def score(st) -> dict[str, dict[str, int]]:
     """Score the game as it stands (scoring.score_game): per bandit name, every ``RB_*`` column
     by its lower-case name (``"loot"``, ``"score"``, ``"rank"``, ``"win"``, ``"gunslinger"``...)."""
-    out_b = np.zeros((st.bandit.shape[0], RB_N), np.int64)
+    nb = int(st.game[G_BANDITS])
+    out_b = np.zeros((nb, RB_N), np.int64)
     out_g = np.zeros(RG_N, np.int64)
     score_game(st, out_b, out_g)
     return {_name(st, b): {col: int(out_b[b, i]) for col, i in _RB_NAMES.items()}
-            for b in range(st.bandit.shape[0])}
+            for b in range(nb)}
 
 
 # --- playing one card, one event, one Schemin' -------------------------------------------------

@@ -2,7 +2,7 @@
 
 A run is a setting (players, bandit line-up, policies and their parameters, rule options), a
 master seed and a number of games.  Games are cut into chunks of consecutive game indices; each
-chunk is one call of the compiled batch kernel (``coltsim.policies.batch_kernel``: the games one
+chunk is one call of the compiled batch kernel (``coltsim.playout.batch_kernel``: the games one
 after another, without the GIL) in a joblib worker (loky processes, threads, or a Dask
 cluster).  Game ``g`` depends only on (seed, g), so the data never depends on the number of
 workers, the chunk size or the backend.
@@ -28,7 +28,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
 from . import __version__
@@ -36,9 +35,8 @@ from . import constants as K
 from . import results as R
 from .engine.scoring import RB_N, RG_FAIL, RG_N
 from .engine.state import N_PARAMS
-from .policies import batch_kernel, resolve_policies
-from .engine.play import play_batch
-from .policies.kernels import FAIL_ILLEGAL_OPTION
+from .playout import FAIL_ILLEGAL_OPTION, batch_kernel
+from .policies import resolve_policies
 from .rules import Rules
 from .setting import bandits_per_player, check_players, check_rules, check_seed, lineup_codes
 
@@ -52,12 +50,10 @@ _ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 
 
 def _engine_hash() -> str:
-    """Hash of the compiled sources as imported (``_jit`` names the kernel cache after it):
-    results of two runs can be mixed only if it is equal."""
-    from ._jit import _source_hash
+    """Hash of the compiled sources: results of two runs can be mixed only if it is equal."""
+    from ._jit import source_hash
 
-    name = Path(numba.config.CACHE_DIR).name
-    return name.removeprefix("coltsim-") if name.startswith("coltsim-") else _source_hash()
+    return source_hash()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -289,14 +285,6 @@ def _backend_context(backend: str, workers: int, scheduler):
             client.close()
 
 
-def _kernel_cached() -> bool:
-    """Whether the built-in batch kernel is in numba's disk cache already (False if unsure)."""
-    try:
-        return Path(play_batch._cache._cache_file._index_path).exists()
-    except AttributeError:  # pragma: no cover - numba internals changed
-        return False
-
-
 def _failure_message(seed: int, game: int, code: int) -> str:
     from .engine.check import CHECK_NAMES
 
@@ -520,10 +508,9 @@ def simulate(games: int, players: int = 4, bandits=None, policies=None, rules=No
 
     start = time.perf_counter()
     try:
-        if todo and backend == "loky" and workers > 1 and not job.functions \
-                and not _kernel_cached():
-            # Compile the kernel here once, so that the worker processes load it from the cache
-            # rather than each compiling it.
+        if todo and backend == "loky" and workers > 1 and not job.functions:
+            # Load or compile the kernel here once, so that the worker processes load it from
+            # the cache rather than each compiling it.
             _run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
         if todo:
             _play_chunks(job, todo, chunk_size, games, backend, workers, scheduler, on_done)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .engine.scoring import RB_N, RB_TEAM, RB_TEAM_SCORE, RB_WIN, RG_FAIL, RG_N, RG_N_WINNERS
-from .policies.kernels import FAIL_ILLEGAL_OPTION, user_kernel
+from .playout import FAIL_ILLEGAL_OPTION, batch_kernel
 from .policies.registry import resolve_policies
 from .setting import bandits_per_player, check_players, check_rules, check_seed, lineup_codes
 
@@ -125,7 +125,7 @@ def tournament(tables, games: int = 200, seed: int = 0, rules=None, bandits=None
         seats = resolve_policies(players, lineup, params)
         opts = check_rules(rules, players).to_array()
         lineups = lineup_codes(players, bandits)[None, :]
-        kernel = user_kernel(seats.functions)
+        kernel = batch_kernel(seats.functions)
         chunk = max(1, min(256, -(-games // (4 * n_jobs))))
         out_b, out_g = _play_rotations(kernel, seed, int(games), lineups, seats, opts, n_jobs,
                                        chunk)

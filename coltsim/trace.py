@@ -8,15 +8,14 @@ from typing import IO
 import numpy as np
 
 from . import constants as K
-from ._jit import njit
 from .engine import flow, log as L
-from .engine.play import play_one
 from .engine.scoring import (
     RB_BONUS, RB_GUNSLINGER, RB_LOOT, RB_N, RB_NEUTRAL, RB_RANK, RB_RECEIVED, RB_SCORE,
     RB_SHOTS, RB_TEAM, RB_TEAM_SCORE, RB_WIN, RG_FAIL, RG_N,
 )
-from .engine.state import G_FIRST_FIRST, G_LOG_N, L_KIND, L_VALUE, new_state
+from .engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table, new_states
 from .engine.check import CHECK_NAMES
+from .playout import play_traced
 from .policies import POLICY_NAMES, resolve_policies
 from .rules import Rules
 from .setting import (
@@ -24,11 +23,6 @@ from .setting import (
 )
 
 LOG_ROWS = 4096
-
-
-@njit
-def _play_traced(st, seed, game_index, lineup, out_b, out_g):
-    play_one(st, seed, game_index, lineup, 1, out_b, out_g)
 
 
 def _bandit_list(mask: int, n: int) -> list[int]:
@@ -129,22 +123,22 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
     rules = check_rules(rules, players)
     n_bandits = players * bandits_per_player(players)
 
-    st = new_state(players, n_bandits, rules.to_array(), LOG_ROWS)
-    st.seat_policy[:] = seats.seat_policy
-    st.params[:, :] = seats.params
+    states = new_states(2)  # the game, and its players' observation scratch
+    st = states[0]
+    init_table(st, players, rules.to_array(), seats.seat_policy, seats.params)
     out_b = np.zeros((n_bandits, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
-    _play_traced(st, seed, game_index, lineup, out_b, out_g)
-    n_rows = int(st.game[G_LOG_N])
-    if n_rows >= LOG_ROWS:  # pragma: no cover - a game has a few hundred records
+    log = np.zeros((LOG_ROWS, L.LOG_W), np.int64)
+    n_rows = play_traced(states, seed, game_index, lineup, log, out_b, out_g)
+    if n_rows > LOG_ROWS:  # pragma: no cover - a game has a few hundred records
         raise RuntimeError("trace buffer overflow")
     if out_g[RG_FAIL]:
         raise RuntimeError(f"engine invariant broken: {CHECK_NAMES[out_g[RG_FAIL]]} "
                            f"(seed {seed}, game {game_index}); please report this game")
-    log = st.log[:n_rows].copy()
+    log = log[:n_rows]
     dec = _Decoder(st, players, n_bandits)
-    characters = [K.BANDIT_NAMES[c] for c in st.bandit[:, 0]]
-    teams = [int(t) for t in st.bandit[:, 1]]
+    characters = [K.BANDIT_NAMES[c] for c in st.bandit[:n_bandits, 0]]
+    teams = [int(t) for t in st.bandit[:n_bandits, 1]]
     n_rounds = rules.rounds
     rounds = [K.ROUND_CARD_NAMES[c] for c in st.rounds[:n_rounds]]
     lines: list[dict] = []

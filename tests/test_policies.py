@@ -14,12 +14,12 @@ from coltsim.engine.state import (
     B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_CHECK, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, L_VALUE,
     L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
-    card_kind, copy_state, new_state,
+    card_kind, copy_state, init_table, new_states,
 )
 from coltsim.policies import POLICY_NAMES, param_vector, resolve_policies
 from coltsim.policies.builtin import POLICY_ROLLOUT, choose
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
-from coltsim.policies.observe import new_observation, observe, pile_revealed, sample_world
+from coltsim.policies.observe import observe, pile_revealed, sample_world
 from coltsim.policies import view as V
 from coltsim.rules import Rules
 from coltsim.tournament import run_ladder, tournament
@@ -38,19 +38,25 @@ CONFIGS = [
 ]
 
 
+# Scratch states of the tests' kernels: states[GAME] is the game, the others its copies.
+GAME, OBS, COPY_A, COPY_B, WORLD, OBS2 = range(6)
+
+
 def _state(players, rules, policy_ids, params=None, seed=0):
+    """A table of ``players`` (scratch states: see GAME...) and a random line-up."""
     nb = players * (2 if players == 2 else 1)
-    st = new_state(players, nb, rules.to_array(), 0)
-    st.seat_policy[:] = policy_ids
-    if params is not None:
-        st.params[:, :] = params
-    return st, np.full(nb, -1, np.int64)
+    states = new_states(6)
+    if params is None:
+        params = np.zeros((players, 1))
+    init_table(states[GAME], players, rules.to_array(), policy_ids, params)
+    return states, np.full(nb, -1, np.int64)
 
 
 # --- every built-in answers with a legal option ---------------------------------------------------
 @jit
-def _play_checked(st, seed, first, n_games, lineup, kinds_seen):
+def _play_checked(states, seed, first, n_games, lineup, kinds_seen):
     """Play games with ``choose``; count answers outside [0, n) and broken invariants."""
+    st = states[GAME]
     illegal = 0
     broken = 0
     for g in range(first, first + n_games):
@@ -59,7 +65,7 @@ def _play_checked(st, seed, first, n_games, lineup, kinds_seen):
         while advance(st):
             n = st.game[G_PEND_N]
             kinds_seen[st.game[G_PEND_KIND]] += 1
-            i = choose(st)
+            i = choose(st, states[OBS])
             if i < 0 or i >= n:
                 illegal += 1
                 i = 0
@@ -76,15 +82,15 @@ def test_every_builtin_policy_answers_legally(players, rules):
     for k in range(len(names)):  # every policy at every seat, mixed with the others
         lineup_names = [names[(k + s) % len(names)] for s in range(players)]
         seats = resolve_policies(players, lineup_names)
-        st, lineup = _state(players, rules, seats.seat_policy, seats.params)
-        illegal, broken = _play_checked(st, 11, 100 * k, 60, lineup, kinds)
+        states, lineup = _state(players, rules, seats.seat_policy, seats.params)
+        illegal, broken = _play_checked(states, 11, 100 * k, 60, lineup, kinds)
         assert illegal == 0, lineup_names
         assert broken == 0, lineup_names
     # rollout, cheaply: a small budget and short playouts
     seats = resolve_policies(players, ["rollout"] + ["greedy"] * (players - 1),
                              {"rollout": {"budget": 4, "horizon": 1}})
-    st, lineup = _state(players, rules, seats.seat_policy, seats.params)
-    assert _play_checked(st, 12, 0, 3, lineup, kinds) == (0, 0)
+    states, lineup = _state(players, rules, seats.seat_policy, seats.params)
+    assert _play_checked(states, 12, 0, 3, lineup, kinds) == (0, 0)
     expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
     if rules.advanced:
         expected |= {10, 11}
@@ -96,7 +102,7 @@ def test_every_builtin_policy_answers_legally(players, rules):
 def _perturb(st, player, seed):
     """Change everything ``player`` cannot know; keep everything it can."""
     rng = np.zeros((1, 2), np.uint64)
-    seed_streams(rng, seed, 0)
+    seed_streams(rng, 1, seed, 0)
     # Other players' hands and decks: mixed together, counts kept; their face-down cards not yet
     # revealed swapped with action cards of their hand or deck.
     for q in range(st.game[G_PLAYERS]):
@@ -177,10 +183,11 @@ def _cheat(st, kind, options, params, rng):
 
 
 @jit
-def _same_decisions(st, pid, every, seed, n_games, lineup):
+def _same_decisions(states, pid, every, seed, n_games, lineup):
     """Play random games; at every ``every``-th decision ask policy ``pid`` on the state and on
     a perturbed copy (same own stream).  Returns (decisions compared, differences, differences
     of the cheating policy, perturbations that changed the state)."""
+    st = states[GAME]
     compared = 0
     differ = 0
     cheat_differ = 0
@@ -193,14 +200,16 @@ def _same_decisions(st, pid, every, seed, n_games, lineup):
             n = st.game[G_PEND_N]
             k += 1
             if k % every == 0:
-                a = copy_state(st)
-                b = copy_state(st)
+                copy_state(states, COPY_A, st)
+                copy_state(states, COPY_B, st)
+                a = states[COPY_A]
+                b = states[COPY_B]
                 _perturb(b, p, k)
                 changed += not (np.array_equal(a.cards, b.cards) and np.array_equal(a.loot, b.loot)
                                 and np.array_equal(a.rounds, b.rounds))
                 a.seat_policy[p] = pid
                 b.seat_policy[p] = pid
-                differ += choose(a) != choose(b)
+                differ += choose(a, states[OBS]) != choose(b, states[OBS])
                 rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                 rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                 cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
@@ -216,9 +225,10 @@ def test_no_policy_reads_hidden_information(players, rules, name):
     pid = POLICY_NAMES.index(name)
     params = np.tile(param_vector(name, {"budget": 6, "horizon": 1} if name == "rollout" else None),
                      (players, 1))
-    st, lineup = _state(players, rules, np.zeros(players, np.int64), params)
+    states, lineup = _state(players, rules, np.zeros(players, np.int64), params)
     every, n_games = (7, 2) if pid == POLICY_ROLLOUT else (3, 6)
-    compared, differ, cheat_differ, changed = _same_decisions(st, pid, every, 5, n_games, lineup)
+    compared, differ, cheat_differ, changed = _same_decisions(states, pid, every, 5, n_games,
+                                                              lineup)
     assert compared > 20
     assert changed > compared // 2  # the perturbation really changes hidden things
     assert cheat_differ > 0  # ... which a peeking policy notices
@@ -227,12 +237,13 @@ def test_no_policy_reads_hidden_information(players, rules, name):
 
 # --- the observation and the sampled worlds -------------------------------------------------------
 @jit
-def _check_any_phase(st):
+def _check_any_phase(states, st):
     """check_invariants, also during Schemin' (where every pile card is still unresolved:
-    counted as in Stealin' before the first card)."""
+    counted as in Stealin' before the first card); ``states[COPY_A]`` is scratch."""
     phase = st.game[G_PHASE]
     if phase == PH_SCHEME or phase == PH_KEEP:
-        t = copy_state(st)
+        copy_state(states, COPY_A, st)
+        t = states[COPY_A]
         t.game[G_PHASE] = PH_STEAL
         t.game[G_POS] = 0
         return check_invariants(t)
@@ -240,16 +251,17 @@ def _check_any_phase(st):
 
 
 @jit
-def _observation_checks(st, seed, n_games, lineup, every):
+def _observation_checks(states, seed, n_games, lineup, every):
     """At decisions of random games: (1) the observation is the same for a perturbed state;
     (2) it keeps the player's own hand and hides the others'; (3) greedy and weighted decide the
     same on the state and on the observation; (4) a world sampled from the observation is a
     legal position whose observation is the same.  Returns counts of failures of each."""
     fails = np.zeros(5, np.int64)
     k = 0
-    obs = new_observation(st)
-    obs2 = new_observation(st)
-    world = copy_state(st)
+    st = states[GAME]
+    obs = states[OBS]
+    obs2 = states[OBS2]
+    world = states[WORLD]
     w = np.zeros(16)
     w[:9] = (0.5, 2.0, 1.5, 0.3, 1.0, 2.0, 0.7, 1.2, 0.0)
     for g in range(n_games):
@@ -261,7 +273,8 @@ def _observation_checks(st, seed, n_games, lineup, every):
             k += 1
             if k % every == 0:
                 observe(st, p, obs)
-                b = copy_state(st)
+                copy_state(states, COPY_B, st)
+                b = states[COPY_B]
                 _perturb(b, p, k)
                 observe(b, p, obs2)
                 same = (np.array_equal(obs.game, obs2.game) and np.array_equal(obs.loot, obs2.loot)
@@ -286,8 +299,9 @@ def _observation_checks(st, seed, n_games, lineup, every):
                 d4 = weighted_policy(obs, kind, obs.options[:n], w,
                                      r2[RNG_DECIDE + p:RNG_DECIDE + p + 1])
                 fails[2] += d1 != d2 or d3 != d4
-                sample_world(obs, r1[RNG_DECIDE + p:RNG_DECIDE + p + 1], world)
-                fails[3] += _check_any_phase(world) != 0 or _check_any_phase(st) != 0
+                sample_world(obs, r1[RNG_DECIDE + p:RNG_DECIDE + p + 1], states, WORLD)
+                fails[3] += _check_any_phase(states, world) != 0 or \
+                    _check_any_phase(states, st) != 0
                 observe(world, p, obs2)
                 same = (np.array_equal(obs.game, obs2.game) and np.array_equal(obs.loot, obs2.loot)
                         and np.array_equal(obs.cards, obs2.cards)
@@ -302,17 +316,17 @@ def _observation_checks(st, seed, n_games, lineup, every):
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
 def test_observation_and_sampled_worlds(players, rules):
-    st, lineup = _state(players, rules, np.zeros(players, np.int64))
-    compared, fails = _observation_checks(st, 3, 8, lineup, 2)
+    states, lineup = _state(players, rules, np.zeros(players, np.int64))
+    compared, fails = _observation_checks(states, 3, 8, lineup, 2)
     assert compared > 100
     assert list(fails) == [0, 0, 0, 0, 0], "perturbed obs, own/other hands, greedy on obs, " \
                                           "world invariants, world observation"
 
 
 @jit
-def _hidden_purses_in_obs(st, player):
-    obs = new_observation(st)
-    observe(st, player, obs)
+def _hidden_purses_in_obs(states, player):
+    obs = states[OBS]
+    observe(states[GAME], player, obs)
     known = 0
     hidden = 0
     for t in range(K.FIRST_PURSE, K.FIRST_PURSE + K.N_PURSES):
@@ -324,9 +338,9 @@ def _hidden_purses_in_obs(st, player):
 
 
 def test_observation_knows_only_its_own_purses_and_the_current_round():
-    st, lineup = _state(4, Rules(), np.zeros(4, np.int64))
-    _setup_only(st, lineup)
-    known, hidden, rounds = _hidden_purses_in_obs(st, 2)
+    states, lineup = _state(4, Rules(), np.zeros(4, np.int64))
+    _setup_only(states[GAME], lineup)
+    known, hidden, rounds = _hidden_purses_in_obs(states, 2)
     assert (known, hidden) == (1, K.N_PURSES - 1)  # its starting $250 purse
     assert rounds[0] == -1  # nothing revealed before round 1 starts
     assert (rounds == -1).all()
@@ -361,8 +375,8 @@ def _line_of_fire_agrees(st, seed, n_games, lineup):
 
 def test_line_of_fire_from_matches_the_fire_card():
     rules = Rules(abilities=("ghost", "cheyenne", "tuco", "django", "doc"))  # Belle filters
-    st, lineup = _state(5, rules, np.zeros(5, np.int64))
-    checked, bad = _line_of_fire_agrees(st, 1, 5, lineup)
+    states, lineup = _state(5, rules, np.zeros(5, np.int64))
+    checked, bad = _line_of_fire_agrees(states[GAME], 1, 5, lineup)
     assert checked > 500 and bad == 0
 
 

@@ -444,5 +444,7 @@ def test_cli_bench_json(capsys):
     assert main(["bench", "--games", "2000", "--workers", "1", "--no-compile", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["games"] == 2000 and r["workers"] == 1 and r["players"] == 4
-    assert r["games_per_second"] == pytest.approx(2000 / r["seconds"], rel=1e-3)
+    # Unrounded figures: each follows from the others exactly (JSON keeps every float's digits).
+    assert r["games_per_second"] == pytest.approx(2000 / r["seconds"], rel=1e-12)
+    assert r["games_per_second_per_core"] == pytest.approx(r["games_per_second"], rel=1e-12)
     assert main(["bench", "--players", "9", "--no-compile"]) == 2

@@ -6,7 +6,7 @@ import pytest
 
 from coltsim.engine.scoring import RB_WIN, RG_CARS, RG_FIRST_PLAYER, RG_N_WINNERS, RG_ROUNDS
 from coltsim.policies import resolve_policies
-from coltsim.policies.kernels import user_kernel
+from coltsim.playout import batch_kernel
 from coltsim.rules import Rules
 from coltsim.tournament import _play_rotations, load_ladder, main, tournament
 
@@ -42,7 +42,7 @@ def _rotations(lineup, games=12, seed=5):
     players = len(lineup)
     seats = resolve_policies(players, lineup)
     lineups = np.full((1, players), -1, np.int64)
-    return _play_rotations(user_kernel(seats.functions), seed, games, lineups, seats,
+    return _play_rotations(batch_kernel(seats.functions), seed, games, lineups, seats,
                            Rules().to_array(), 1, 5)
 
 

@@ -100,7 +100,7 @@ def add_bandits_at(st, car, level, skip, out, n):
     Branch-free (positions are random, a branch would mispredict): ``out[n]`` is written even
     when nobody more is there, so ``out`` needs a slot for every bandit (MAX_BANDITS)."""
     bandit = st.bandit
-    for t in range(bandit.shape[0]):
+    for t in range(st.game[G_BANDITS]):
         out[n] = t
         n += (t != skip) & (bandit[t, B_CAR] == car) & (bandit[t, B_LEVEL] == level)
     return n

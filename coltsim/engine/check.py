@@ -43,11 +43,14 @@ def check_invariants(st):
         w = st.loot[t, L_WHERE]
         if not (w == K.IN_BOX or 0 <= w < 2 * (cab + 1) or K.AT_BANDIT <= w < K.AT_BANDIT + nb):
             return CHECK_LOOT_PLACE
-    # Count every card of every zone; the pile holds cards not yet resolved.
-    fired = [0] * K.MAX_BANDITS
+    # Count every card of every zone; the pile holds cards not yet resolved.  Four tables
+    # per bandit or player, in the state's scratch.
+    fired = st.scratch[0:K.MAX_BANDITS]
+    actions = st.scratch[K.MAX_BANDITS:2 * K.MAX_BANDITS]
+    bullets_held = st.scratch[2 * K.MAX_BANDITS:3 * K.MAX_BANDITS]
+    received = st.scratch[3 * K.MAX_BANDITS:4 * K.MAX_BANDITS]
+    st.scratch[:4 * K.MAX_BANDITS] = 0
     neutral_cards = 0
-    actions = [0] * K.MAX_BANDITS
-    bullets_held = [0] * K.MAX_BANDITS
     for p in range(players):
         for z in range(N_ZONES):
             for i in range(st.ncards[p, z]):
@@ -76,7 +79,6 @@ def check_invariants(st):
         actions[st.pile[i, PILE_PLAYER]] += 1
     per = nb // players
     expected = len(K.ACTION_DECK) if per == 1 else len(K.TEAM_DECK_KINDS) * per + 1
-    received = [0] * K.MAX_BANDITS
     neutral_given = 0
     for b in range(nb):
         if st.bandit[b, B_BULLETS] + fired[b] != K.BULLETS_PER_BANDIT:

@@ -33,7 +33,7 @@ from . import events as E
 from .check import check_invariants
 from .log import (
     PLAN_DRAW, PLAN_PASS, PLAN_PLAY, R_EFFECT, R_P0, REC_ACTION, REC_DISCARD, REC_EVENT,
-    REC_HAND, REC_PLAN, REC_ROUND, R_SNAP, log_row, log_snapshot,
+    REC_PLAN, REC_ROUND, log_row,
 )
 from .rng import RNG_CHANCE, shuffle
 from .state import (
@@ -128,11 +128,6 @@ def _start_round(st):
             draw_cards(st, p, hand_size(st, p))
         else:
             draw_cards(st, p, hand_size(st, p) - st.ncards[p, Z_HAND])
-        row = log_row(st, REC_HAND, -1, p, -1, -1)
-        if row >= 0:
-            st.log[row, R_P0] = st.ncards[p, Z_DECK]
-            st.log[row, R_P0 + 1] = st.ncards[p, Z_HAND]
-            st.log[row, R_SNAP:R_SNAP + st.ncards[p, Z_HAND]] = st.cards[p, Z_HAND, :st.ncards[p, Z_HAND]]
     st.game[G_PILE_N] = 0
     st.game[G_TURN] = 0
     st.game[G_SLOT] = 0
@@ -254,7 +249,7 @@ def _scheme_step(st):
         # Nothing to play and nothing to draw: the forced pass.
         row = log_row(st, REC_PLAN, t, p, -1, -1)
         if row >= 0:
-            st.log[row, R_P0] = PLAN_PASS
+            st.rec[row, R_P0] = PLAN_PASS
         st.game[G_SLOT] += 1
         return
     request(st, p, DK_PLAN, n)
@@ -267,10 +262,8 @@ def _apply_plan(st, p, value):
         n = draw_cards(st, p, st.opts[O_DRAW_COUNT])
         row = log_row(st, REC_PLAN, t, p, -1, -1)
         if row >= 0:
-            st.log[row, R_P0] = PLAN_DRAW
-            st.log[row, R_P0 + 2] = n
-            h = st.ncards[p, Z_HAND]
-            st.log[row, R_P0 + 3:R_P0 + 3 + n] = st.cards[p, Z_HAND, h - n:h]
+            st.rec[row, R_P0] = PLAN_DRAW
+            st.rec[row, R_P0 + 2] = n  # the cards: the end of the hand (log.drain_records)
     else:
         card = value & ~FACE_DOWN
         remove_card(st, p, Z_HAND, card)
@@ -281,8 +274,8 @@ def _apply_plan(st, p, value):
         st.game[G_PILE_N] = i + 1
         row = log_row(st, REC_PLAN, t, p, card_owner(card), card)
         if row >= 0:
-            st.log[row, R_P0] = PLAN_PLAY
-            st.log[row, R_P0 + 1] = st.pile[i, PILE_DOWN]
+            st.rec[row, R_P0] = PLAN_PLAY
+            st.rec[row, R_P0 + 1] = st.pile[i, PILE_DOWN]
     st.game[G_SLOT] += 1
 
 
@@ -404,13 +397,12 @@ def _finish_card(st):
     p = st.pile[i, PILE_PLAYER]
     row = log_row(st, REC_ACTION, i, p, card_owner(card), card_kind(card))
     if row >= 0:
-        st.log[row, R_P0] = st.game[G_T_TARGET]
-        st.log[row, R_P0 + 1] = st.game[G_T_TO_CAR]
-        st.log[row, R_P0 + 2] = st.game[G_T_TOKEN]
-        st.log[row, R_P0 + 3] = st.game[G_T_TAKEN]
-        st.log[row, R_P0 + 4] = st.game[G_T_PUSHED]
-        st.log[row, R_EFFECT] = st.game[G_T_EFFECT]
-        log_snapshot(st, row)
+        st.rec[row, R_P0] = st.game[G_T_TARGET]
+        st.rec[row, R_P0 + 1] = st.game[G_T_TO_CAR]
+        st.rec[row, R_P0 + 2] = st.game[G_T_TOKEN]
+        st.rec[row, R_P0 + 3] = st.game[G_T_TAKEN]
+        st.rec[row, R_P0 + 4] = st.game[G_T_PUSHED]
+        st.rec[row, R_EFFECT] = st.game[G_T_EFFECT]
     push_card(st, p, Z_DISCARD if st.opts[O_ADVANCED] == 1 else Z_DECK, card)
     st.game[G_POS] = i + 1
     _checkpoint(st)
@@ -474,9 +466,8 @@ def _finish_event(st, ev):
     if ev != K.TUNNEL and ev != K.BRIDGE:
         row = log_row(st, REC_EVENT, -1, -1, -1, ev)
         if row >= 0:
-            st.log[row, R_P0:R_P0 + st.game[G_BANDITS]] = st.evtok[:st.game[G_BANDITS]]
-            st.log[row, R_P0 + 6] = st.game[G_T_TOKEN]
-            log_snapshot(st, row)
+            st.rec[row, R_P0:R_P0 + st.game[G_BANDITS]] = st.evtok[:st.game[G_BANDITS]]
+            st.rec[row, R_P0 + 6] = st.game[G_T_TOKEN]
         _checkpoint(st)
     st.game[G_ROUND] += 1
     st.game[G_FIRST] = (st.game[G_FIRST] + 1) % st.game[G_PLAYERS]

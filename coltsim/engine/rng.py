@@ -39,10 +39,11 @@ def _mix(z):
 
 
 @njit
-def seed_streams(rng, master_seed, game_index):
-    """Key every stream of ``rng`` for game ``game_index`` under ``master_seed``."""
+def seed_streams(rng, n_streams, master_seed, game_index):
+    """Key the first ``n_streams`` streams of ``rng`` for game ``game_index`` under
+    ``master_seed``."""
     base = _mix(np.uint64(master_seed))
-    for s in range(rng.shape[0]):
+    for s in range(n_streams):
         rng[s, 0] = _mix(base ^ _mix(np.uint64(game_index) + _GAMMA * np.uint64(s + 1)))
         rng[s, 1] = np.uint64(0)
 

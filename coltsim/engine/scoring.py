@@ -4,8 +4,6 @@ Results go into two arrays: ``out_b[b, RB_*]`` per bandit and ``out_g[RG_*]`` pe
 is a player (in the base game one bandit; in the 2-player game two), and rank and victory are
 decided between teams: by score, then by the fewest bullet cards received.
 """
-import numpy as np
-
 from .. import constants as K
 from .._jit import njit
 from ..rules import MAX_ROUNDS, O_GUNSLINGER_BONUS, O_GUNSLINGER_IF_NOBODY_FIRED
@@ -83,9 +81,13 @@ def score_game(st, out_b, out_g):
                 out_b[b, RB_GUNSLINGER] = 1
                 out_b[b, RB_BONUS] = st.opts[O_GUNSLINGER_BONUS]
                 n_gunslingers += 1
-    teams = np.zeros((5, K.MAX_BANDITS), np.int64)  # one allocation for the five tables
-    team_score, team_loot, team_received, rank, rank_without_bonus = (
-        teams[0], teams[1], teams[2], teams[3], teams[4])
+    # Five tables per team, in the state's scratch (scoring allocates nothing).
+    team_score = st.scratch[0:K.MAX_BANDITS]
+    team_loot = st.scratch[K.MAX_BANDITS:2 * K.MAX_BANDITS]
+    team_received = st.scratch[2 * K.MAX_BANDITS:3 * K.MAX_BANDITS]
+    rank = st.scratch[3 * K.MAX_BANDITS:4 * K.MAX_BANDITS]
+    rank_without_bonus = st.scratch[4 * K.MAX_BANDITS:5 * K.MAX_BANDITS]
+    st.scratch[:3 * K.MAX_BANDITS] = 0
     for b in range(nb):
         out_b[b, RB_SCORE] = out_b[b, RB_LOOT] + out_b[b, RB_BONUS]
         team = out_b[b, RB_TEAM]

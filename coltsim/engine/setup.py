@@ -6,13 +6,20 @@ from .._jit import njit
 from ..rules import (
     O_ADVANCED, O_CARS, O_NEUTRAL_BULLETS, O_ROUND_CARDS, O_ROUNDS, O_STATION,
 )
-from .log import REC_SETUP, log_row, log_snapshot
+from .log import REC_SETUP, log_row
 from .rng import RNG_CHANCE, RNG_SETUP, randint, seed_streams, shuffle
+from .rng import N_FIXED_STREAMS
 from .state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_TEAM, G_BANDITS, G_CARS, G_FIRST, G_FIRST_FIRST,
-    G_GAME_INDEX, G_MARSHAL, G_N_ROUNDS, G_NEUTRAL_LEFT, G_PHASE, G_PLAYERS, L_KIND, L_VALUE,
-    L_WHERE, PH_ROUND_START, Z_DECK, make_card, push_card, spot_of,
+    G_GAME_INDEX, G_MARSHAL, G_N_ROUNDS, G_NEUTRAL_LEFT, G_PHASE, G_PLAYERS, G_TRACE, L_KIND,
+    L_VALUE, L_WHERE, PH_ROUND_START, Z_DECK, make_card, push_card, spot_of,
 )
+
+# Regions of st.scratch used by setup (the deal allocates nothing).
+_S_FREE = 0  # characters not in the line-up
+_S_PICKED = 8  # characters drawn for the random seats
+_S_POOL = 16  # passenger cars, then round cards, to draw from
+_S_PURSES = 24  # purse ids the cars draw from
 
 _PURSE_VALUES = np.array(K.PURSE_VALUES, np.int64)
 _CAR_PURSES = np.array(K.CAR_PURSES, np.int64)
@@ -36,7 +43,7 @@ def _draw_distinct(st, pool, n_pool, k, out, offset):
 def _choose_characters(st, lineup):
     """Fixed characters from ``lineup``; -1 entries drawn at random among the unused ones."""
     nb = st.game[G_BANDITS]
-    free = np.empty(K.N_CHARACTERS, np.int64)
+    free = st.scratch[_S_FREE:_S_FREE + K.N_CHARACTERS]
     n_free = 0
     for c in range(K.N_CHARACTERS):
         used = False
@@ -49,7 +56,7 @@ def _choose_characters(st, lineup):
     for b in range(nb):
         if lineup[b] < 0:
             n_random += 1
-    picked = np.empty(K.N_CHARACTERS, np.int64)
+    picked = st.scratch[_S_PICKED:_S_PICKED + K.N_CHARACTERS]
     _draw_distinct(st, free, n_free, n_random, picked, 0)
     k = 0
     for b in range(nb):
@@ -89,14 +96,19 @@ def _build_train(st):
         for i in range(n_cars):
             st.cars[1 + i] = st.opts[O_CARS + i]
     else:
-        pool = np.arange(1, K.N_PASSENGER_CAR_KINDS + 1)
+        pool = st.scratch[_S_POOL:_S_POOL + K.N_PASSENGER_CAR_KINDS]
+        for i in range(K.N_PASSENGER_CAR_KINDS):
+            pool[i] = i + 1
         _draw_distinct(st, pool, K.N_PASSENGER_CAR_KINDS, n_cars, st.cars, 1)
     # Each bandit's starting $250 purse; the cars draw theirs blind from the other purses.
     nb = st.game[G_BANDITS]
     for b in range(nb):
         st.loot[K.FIRST_PURSE + b, L_WHERE] = K.AT_BANDIT + b
-    purses = np.arange(K.FIRST_PURSE + nb, K.FIRST_PURSE + K.N_PURSES)
-    shuffle(st.rng, RNG_SETUP, purses, purses.shape[0])
+    n_purses = K.N_PURSES - nb
+    purses = st.scratch[_S_PURSES:_S_PURSES + n_purses]
+    for i in range(n_purses):
+        purses[i] = K.FIRST_PURSE + nb + i
+    shuffle(st.rng, RNG_SETUP, purses, n_purses)
     next_purse = 0
     next_jewel = K.FIRST_JEWEL
     for car in range(1, n_cars + 1):
@@ -138,7 +150,9 @@ def _build_round_deck(st):
         for r in range(n_rounds - 1):
             st.rounds[r] = st.opts[O_ROUND_CARDS + r]
     else:
-        pool = np.arange(K.N_ROUND_CARDS)
+        pool = st.scratch[_S_POOL:_S_POOL + K.N_ROUND_CARDS]
+        for i in range(K.N_ROUND_CARDS):
+            pool[i] = i
         _draw_distinct(st, pool, K.N_ROUND_CARDS, n_rounds - 1, st.rounds, 0)
     if st.opts[O_STATION] >= 0:
         st.rounds[n_rounds - 1] = st.opts[O_STATION]
@@ -167,22 +181,25 @@ def _build_decks(st):
 
 @njit
 def setup_game(st, seed, game_index, lineup):
-    """Reset ``st`` and deal game ``game_index`` of ``seed``.
+    """Reset ``st`` and deal game ``game_index`` of ``seed`` on its table (state.init_table:
+    players, rule options, policies).
 
-    ``lineup[b]`` is the character of bandit ``b`` or -1 to draw it at random; the sizes come
-    from the arrays of ``st``.  Draws from the setup stream in a fixed order: characters, cars,
-    purses, First Player, round cards, station."""
-    players = st.seat_policy.shape[0]
-    nb = st.bandit.shape[0]
+    ``lineup[b]`` is the character of bandit ``b`` or -1 to draw it at random; its length is the
+    number of bandits.  Draws from the setup stream in a fixed order: characters, cars, purses,
+    First Player, round cards, station."""
+    players = st.game[G_PLAYERS]
+    trace = st.game[G_TRACE]
+    nb = lineup.shape[0]
     st.game[:] = 0
     st.bandit[:, :] = 0
     st.loot[:, :] = 0
     st.evtok[:] = -1
     st.game[G_PLAYERS] = players
+    st.game[G_TRACE] = trace
     st.game[G_BANDITS] = nb
     st.game[G_CARS] = 4 if players == 2 else players
     st.game[G_GAME_INDEX] = game_index
-    seed_streams(st.rng, seed, game_index)
+    seed_streams(st.rng, N_FIXED_STREAMS + players, seed, game_index)
     _choose_characters(st, lineup)
     _init_loot(st)
     _build_train(st)
@@ -195,6 +212,4 @@ def setup_game(st, seed, game_index, lineup):
     _build_round_deck(st)
     _build_decks(st)
     st.game[G_PHASE] = PH_ROUND_START
-    log_snapshot(st, log_row(st, REC_SETUP, -1, -1, -1, -1))
-
-
+    log_row(st, REC_SETUP, -1, -1, -1, -1)

@@ -1,34 +1,50 @@
-"""Game state: a few typed numpy arrays, and the small helpers every rule uses.
+"""Game state: one numpy record of fixed-size arrays, and the small helpers every rule uses.
 
-All arrays are ``int64`` unless noted.  ``-1`` means "none" throughout.
+A state is one element of a structured array of ``STATE_DTYPE``.  Every kernel takes it as
+``st`` and reads and writes its fields in place: ``st.game[G_MARSHAL]``,
+``st.bandit[b, B_CAR]``.  A record is passed to a compiled function as a pointer to its bytes,
+so calls between kernels cost no reference counting, and nothing in a game allocates: the
+arrays are sized for the largest game (``MAX_PLAYERS`` players, ``MAX_BANDITS`` bandits) and the
+game's own sizes are ``game[G_PLAYERS]`` and ``game[G_BANDITS]``.  Rows past them are unused.
 
-``game[G_*]``      scalars: sizes, the Marshal, neutral bullets, the First Player, the phase of the
-                   game (which step comes next), the pending decision and scratch registers.
-``bandit[b, B_*]`` one row per bandit: character, controlling player (team), car, level, bullet
-                   cards left, bullet cards received from bandits and neutral ones.
-``loot[t, L_*]``   one row per loot token id: kind, value, where it is (a spot
-                   ``2 * car + level``, ``AT_BANDIT + b``, or ``IN_BOX``).
-``cars[i]``        car code (constants.CAR_NAMES) of car ``i``; 0 is the locomotive.
-``rounds[r]``      round card of round ``r``; the last one is the train-station card.
-``cards[p, z, i]`` card ``i`` of player ``p``'s zone ``z`` (Z_DECK, Z_HAND, Z_DISCARD); the top of
-                   a deck is its last card.  ``ncards[p, z]`` counts them.  A card is
-                   ``kind + 8 * owner`` (constants).
-``pile[i, PILE_*]`` the common pile in play order: card, player, 1 if face down.
-``options[:game[G_PEND_N]]`` the legal options of the pending decision.
-``evtok[b]``       token bandit ``b`` took, lost or gained in the current event (trace params).
-``seat_policy[p]`` policy id of each player; ``params`` a policy parameter vector per player.
-``opts``           the rule options vector (rules.py).
-``rng``            ``uint64[streams, 2]`` counter-based streams (rng.py).
-``log``            ``[rows, LOG_W]`` trace records (log.py); zero rows when not tracing.
+All fields are ``int64`` unless noted; ``-1`` means "none" throughout.
+
+=================== ===========================================================================
+``game[G_*]``       scalars: sizes, the Marshal, neutral bullets, the First Player, the phase of
+                    the game (which step comes next), the pending decision, the registers of
+                    the card being resolved
+``bandit[b, B_*]``  one row per bandit: character, controlling player (team), car, level,
+                    bullet cards left, bullet cards received from bandits and neutral ones
+``loot[t, L_*]``    one row per loot token id: kind, value, where it is (a spot
+                    ``2 * car + level``, ``AT_BANDIT + b``, or ``IN_BOX``)
+``cars[i]``         car code (constants.CAR_NAMES) of car ``i``; 0 is the locomotive
+``rounds[r]``       round card of round ``r``; the last one is the train-station card
+``cards[p, z, i]``  card ``i`` of player ``p``'s zone ``z`` (Z_DECK, Z_HAND, Z_DISCARD); the
+                    top of a deck is its last card; ``ncards[p, z]`` counts them.  A card is
+                    ``kind + 8 * owner`` (constants)
+``pile[i, PILE_*]`` the common pile in play order: card, player, 1 if face down
+``options[:n]``     the legal options of the pending decision (``n = game[G_PEND_N]``)
+``evtok[b]``        token bandit ``b`` took, lost or gained in the current event (trace params)
+``seat_policy[p]``  policy id of each player
+``params[p]``       ``float64``: a policy parameter vector per player
+``opts``            the rule options vector (rules.py)
+``rng``             ``uint64[streams, 2]`` counter-based random streams (rng.py)
+``rec[i, R_*]``     trace records of the current step, ``game[G_REC_N]`` of them (log.py);
+                    written only when ``game[G_TRACE]`` is 1
+``scratch``         room for the temporaries of setup, scoring and a policy's decision (no
+``fscratch``        allocation in a game); ``fscratch`` is ``float64``.  Meaningless between
+                    calls
+=================== ===========================================================================
+
+Copying a state is one assignment of records, ``states[j] = states[i]`` (``copy_state``), about
+0.1 us: look-ahead policies copy the game into a scratch state and play it out.
 """
 import numba
 import numpy as np
-from numba import types
-from numba.experimental import structref
 
 from .. import constants as K
 from .._jit import njit
-from ..rules import MAX_ROUNDS, O_ABILITY
+from ..rules import MAX_ROUNDS, N_OPTIONS, O_ABILITY
 from .rng import N_FIXED_STREAMS, RNG_CHANCE, randint
 
 # --- game scalars -------------------------------------------------------------------------------
@@ -42,7 +58,7 @@ G_FIRST = 6  # First Player of the current round
 G_FIRST_FIRST = 7  # First Player of round 1
 G_ROUND = 8  # current round, 0-based
 G_N_ROUNDS = 9
-G_PHASE = 10  # PH_*: what _advance does next
+G_PHASE = 10  # PH_*: what flow.step does next
 G_TURN = 11  # Schemin': index into the round card's turns
 G_SLOT = 12  # Schemin': player-turn within the turn; Stealin'/events: sub-step
 G_POS = 13  # Stealin': pile index being resolved; discard/keep/events: player or bandit order
@@ -58,12 +74,13 @@ G_T_PUSHED = 22  # fire: Django's push destination
 G_T_EFFECT = 23
 G_HITS = 24  # bitmask of bandits the Marshal rule sent to the roof in this step
 G_GIVEN = 25  # bitmask of bandits who received a neutral bullet in this step
-G_LOG_N = 26
+G_TRACE = 26  # 1 = write trace records (log.py)
 G_CHECK = 27  # 1 = check invariants after every action and event
 G_FAIL = 28  # first invariant broken (CHECK_*), 0 = none
 G_DECISIONS = 29  # decisions asked of policies so far
 G_GAME_INDEX = 30
-G_N = 31
+G_REC_N = 31  # trace records written in the current step
+G_N = 32
 
 # Phases of a game, in order within a round.
 PH_ROUND_START = 0
@@ -102,82 +119,66 @@ PILE_DOWN = 2
 PILE_N = 3
 MAX_OPTIONS = 64
 
-LOG_W = 128  # columns of a trace record (log.py)
-
-# --- policy parameters --------------------------------------------------------------------------
+# --- players, policies, traces ------------------------------------------------------------------
+MAX_PLAYERS = 6
 N_PARAMS = 16
+REC_W = 24  # columns of a trace record (log.py)
+MAX_RECORDS = 4  # trace records one step may write
+SCRATCH_N = 64
+FSCRATCH_N = 128
 
-STATE_FIELDS = ("game", "bandit", "loot", "cars", "rounds", "cards", "ncards", "pile", "options",
-                "evtok", "seat_policy", "params", "opts", "rng", "log")
+STATE_DTYPE = np.dtype([
+    ("game", np.int64, (G_N,)),
+    ("bandit", np.int64, (K.MAX_BANDITS, B_N)),
+    ("loot", np.int64, (K.N_LOOT, L_N)),
+    ("cars", np.int64, (K.MAX_CARS,)),
+    ("rounds", np.int64, (MAX_ROUNDS,)),
+    ("cards", np.int64, (MAX_PLAYERS, N_ZONES, K.MAX_CARDS)),
+    ("ncards", np.int64, (MAX_PLAYERS, N_ZONES)),
+    ("pile", np.int64, (MAX_PILE, PILE_N)),
+    ("options", np.int64, (MAX_OPTIONS,)),
+    ("evtok", np.int64, (K.MAX_BANDITS,)),
+    ("seat_policy", np.int64, (MAX_PLAYERS,)),
+    ("params", np.float64, (MAX_PLAYERS, N_PARAMS)),
+    ("opts", np.int64, (N_OPTIONS,)),
+    ("rng", np.uint64, (N_FIXED_STREAMS + MAX_PLAYERS, 2)),
+    ("rec", np.int64, (MAX_RECORDS, REC_W)),
+    ("scratch", np.int64, (SCRATCH_N,)),
+    ("fscratch", np.float64, (FSCRATCH_N,)),
+], align=True)
 
 
-@structref.register
-class StateType(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-class State(structref.StructRefProxy):
-    """The arrays of one game, passed by reference between kernels.
-
-    A StructRef rather than a tuple: calling a kernel with it costs one reference count, not
-    one per array, which makes the engine several times faster.  Its fields are the arrays
-    documented above, readable (and writable in place) from Python too."""
+def new_states(n: int = 1) -> np.ndarray:
+    """``n`` zeroed states (a record array: ``states[i].game`` reads a field from Python too)."""
+    return np.zeros(n, STATE_DTYPE).view(np.recarray)
 
 
 if numba.config.DISABLE_JIT:
-    # Without the compiler the kernels are plain Python, and the state a plain object.
-    class State:  # noqa: F811
-        __slots__ = STATE_FIELDS
-
-        def __init__(self, *arrays):
-            for name, array in zip(STATE_FIELDS, arrays):
-                setattr(self, name, array)
+    alloc_states = new_states  # plain Python reads fields as attributes of a record array
 else:
-    structref.define_proxy(State, StateType, list(STATE_FIELDS))
-
-    def _field_property(name):
-        getter = numba.njit(eval(f"lambda st: st.{name}"))  # noqa: S307  (a field name)
-        return property(lambda self: getter(self))
-
-    for _name in STATE_FIELDS:
-        setattr(State, _name, _field_property(_name))
-
-
-def new_state(players: int, bandits: int, opts: np.ndarray, log_rows: int = 0) -> State:
-    """Allocate an empty state for a game (``setup.setup_game`` fills it)."""
-    return _new_state(players, bandits, opts, log_rows)
+    @njit
+    def alloc_states(n):
+        """``n`` zeroed states, from compiled code: the scratch of batch kernels and search
+        policies, allocated once outside the game loop."""
+        return np.zeros(n, STATE_DTYPE)
 
 
 @njit
-def _new_state(players, bandits, opts, log_rows):
-    return State(
-        np.zeros(G_N, np.int64),
-        np.zeros((bandits, B_N), np.int64),
-        np.zeros((K.N_LOOT, L_N), np.int64),
-        np.zeros(K.MAX_CARS, np.int64),
-        np.zeros(MAX_ROUNDS, np.int64),
-        np.zeros((players, N_ZONES, K.MAX_CARDS), np.int64),
-        np.zeros((players, N_ZONES), np.int64),
-        np.zeros((MAX_PILE, PILE_N), np.int64),
-        np.zeros(MAX_OPTIONS, np.int64),
-        np.zeros(bandits, np.int64),
-        np.zeros(players, np.int64),
-        np.zeros((players, N_PARAMS), np.float64),
-        opts.copy(),
-        np.zeros((N_FIXED_STREAMS + players, 2), np.uint64),
-        np.zeros((log_rows, LOG_W), np.int64),
-    )
+def init_table(st, players, opts, seat_policy, params):
+    """Seat ``players`` players with their policy ids and parameter rows under the rule options
+    ``opts``; ``setup.setup_game`` then deals games on this table."""
+    st.game[G_PLAYERS] = players
+    st.opts[:] = opts
+    for p in range(players):
+        st.seat_policy[p] = seat_policy[p]
+        for j in range(params.shape[1]):
+            st.params[p, j] = params[p, j]
 
 
-@njit
-def copy_state(st):
-    """An independent copy, for look-ahead (policies that simulate)."""
-    return State(
-        st.game.copy(), st.bandit.copy(), st.loot.copy(), st.cars.copy(), st.rounds.copy(),
-        st.cards.copy(), st.ncards.copy(), st.pile.copy(), st.options.copy(), st.evtok.copy(),
-        st.seat_policy.copy(), st.params.copy(), st.opts.copy(), st.rng.copy(), st.log[:0].copy(),
-    )
+@njit(inline="always")
+def copy_state(states, i, st):
+    """``states[i]`` becomes an exact copy of the state ``st`` (one copy of the record)."""
+    states[i] = st
 
 
 # --- small helpers ------------------------------------------------------------------------------

@@ -7,19 +7,12 @@ Every policy is a compiled function of one signature (builtin.py)::
 registered by name with an integer id; mixed seats dispatch on the id of the deciding player
 (``choose``).  ``view`` holds the helpers that read the position, ``observe`` the observation and
 the determinisation used by ``rollout``; ``registry`` resolves names, presets, parameters and
-user policies (``"package.module:function"``); ``kernels`` plays batches with any mix of them.
+user policies (``"package.module:function"``).  Games are played by coltsim.playout.
 See docs/policies.md.
 """
 from .builtin import FIRST_USER_ID, POLICY_IDS, POLICY_NAMES, choose
 from .registry import Seats, load_user_policy, param_names, param_vector, resolve_policies
 
 __all__ = ["FIRST_USER_ID", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose", "load_user_policy",
-           "param_names", "param_vector", "resolve_policies", "batch_kernel"]
+           "param_names", "param_vector", "resolve_policies"]
 
-
-def batch_kernel(functions: tuple = ()):
-    """A kernel with ``engine.play.play_batch``'s signature that plays built-in policies and the
-    user policies ``functions`` (``Seats.functions``); see kernels.py."""
-    from .kernels import user_kernel
-
-    return user_kernel(functions)

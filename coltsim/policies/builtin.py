@@ -12,19 +12,19 @@ player's own random stream (``RNG_DECIDE + player``).
 A built-in's id is its index in ``POLICY_NAMES``; the presets of ``weighted`` (aggressive,
 cautious, never_fires, never_moves_marshal) have ids of their own, so a name alone says everything.
 
-``choose(st)`` looks up the deciding player's policy id in ``st.seat_policy``.  ``random`` is
-answered inline (one draw, no observation), so the random path costs what it always did.
+``choose(st, obs)`` looks up the deciding player's policy id in ``st.seat_policy``; ``obs`` is a
+scratch state for the observation.  ``random`` is answered inline (one draw, no observation).
 ``greedy`` and ``weighted`` read only what their player may know through view.py's helpers, which
 give the same answers on the state as on an observation, so they are handed the state itself
 (no copy); tests/test_policies.py checks both facts.  ``rollout`` samples worlds from an
-observation built for it.  User policies (ids from ``FIRST_USER_ID``) are dispatched by a kernel
-compiled for them (kernels.py); here an unknown id plays at random.
+observation built for it.  User policies (ids from ``FIRST_USER_ID``) are dispatched by the
+playout's user dispatcher (playout.py); here an unknown id plays at random.
 """
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .heuristic import PRESET_NAMES, greedy_policy, preset_policy, weighted_policy
-from .observe import new_observation, observe
+from .observe import observe
 from .rollout import rollout_policy
 
 POLICY_RANDOM = 0
@@ -44,7 +44,7 @@ def random_policy(obs, kind, options, params, rng):
 
 
 @njit
-def _choose_builtin(st, player, pid):
+def _choose_builtin(st, obs, player, pid):
     n = st.game[G_PEND_N]
     kind = st.game[G_PEND_KIND]
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
@@ -55,17 +55,16 @@ def _choose_builtin(st, player, pid):
     if FIRST_PRESET <= pid < FIRST_PRESET + len(PRESET_NAMES):
         return preset_policy(st, kind, st.options[:n], pid - FIRST_PRESET, rng)
     if pid == POLICY_ROLLOUT:
-        obs = new_observation(st)
         observe(st, player, obs)
         return rollout_policy(obs, kind, obs.options[:n], obs.params[player], rng)
     return randint(rng, 0, n)
 
 
 @njit
-def choose(st):
-    """Ask the deciding player's policy; returns an option index."""
+def choose(st, obs):
+    """Ask the deciding player's policy; returns an option index (``obs``: a scratch state)."""
     player = st.game[G_PEND_PLAYER]
     pid = st.seat_policy[player]
     if pid == POLICY_RANDOM:
         return randint(st.rng, RNG_DECIDE + player, st.game[G_PEND_N])
-    return _choose_builtin(st, player, pid)
+    return _choose_builtin(st, obs, player, pid)

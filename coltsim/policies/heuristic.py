@@ -86,6 +86,7 @@ _TIE = 1e-9
 _PROJ_CAR = K.MAX_BANDITS  # ibuf[_PROJ_CAR + b], ibuf[_PROJ_LEVEL + b]: projected spot of b
 _PROJ_LEVEL = 2 * K.MAX_BANDITS
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
+_SCORES = K.MAX_SPOTS + K.MAX_BANDITS  # fscratch: grab[spot], carried[b], then option scores
 
 
 # --- where things are -----------------------------------------------------------------------------
@@ -268,15 +269,16 @@ def pick_best(obs, kind, options, w, rng):
     ties broken uniformly at random, or a softmax draw when ``w[W_TEMPERATURE] > 0``."""
     player = obs.game[G_PEND_PLAYER]
     actor = acting_bandit(obs, kind)
-    fbuf = np.empty(K.MAX_SPOTS + K.MAX_BANDITS)
-    grab = fbuf[:K.MAX_SPOTS]
-    carried = fbuf[K.MAX_SPOTS:]
+    # The decision's tables live in the state's scratch: nothing is allocated per decision.
+    grab = obs.fscratch[:K.MAX_SPOTS]
+    carried = obs.fscratch[K.MAX_SPOTS:_SCORES]
     _loot_tables(obs, player, grab, carried)
-    ibuf = np.full(3 * K.MAX_BANDITS, -1, np.int64)  # targets, projected cars and levels
+    ibuf = obs.scratch[:3 * K.MAX_BANDITS]  # targets, projected cars and levels
+    ibuf[:] = -1
     n = options.shape[0]
     temperature = w[W_TEMPERATURE]
     if temperature > 0:
-        scores = np.empty(n)
+        scores = obs.fscratch[_SCORES:_SCORES + n]
         top = -1e300
         for i in range(n):
             scores[i] = _score(obs, w, player, kind, options[i], actor, grab, carried, ibuf)

@@ -1,8 +1,7 @@
 """What a player may know (the observation) and worlds consistent with it (determinisation).
 
-The observation is a ``State`` (engine/state.py) of the same shapes as the game, filled by
-``observe(st, player, obs)`` with only what ``player`` may know, so every query of the engine and
-of view.py works on it unchanged:
+The observation is a state (engine/state.py), filled by ``observe(st, player, obs)`` with only
+what ``player`` may know, so every query of the engine and of view.py works on it unchanged:
 
 =================  ===============================================================================
 kept as is         the game scalars (sizes, Marshal, round, phase, pending decision, registers of
@@ -17,10 +16,11 @@ anonymised      purse token ids: purses are renumbered by where they lie (then b
                    so an id says nothing about a value; ids may change between decisions
 own                ``player``'s hand, face-down cards and purse values; its deck's composition
                    (sorted: the order is unknown); its parameter row (other rows are zero)
-empty              random streams (a policy gets its own stream as an argument), the trace log
+empty              random streams (a policy gets its own stream as an argument), trace notes and
+                   the scratch of setup and scoring (left as they were in ``obs``)
 =================  ===============================================================================
 
-``sample_world(obs, rng, world)`` fills ``world`` with a complete game consistent with ``obs``:
+``sample_world(obs, rng, worlds, i)`` fills ``worlds[i]`` with a complete game consistent with ``obs``:
 the unknown cards of each other player (its cards minus those seen) dealt at random to its
 hidden pile slots (action cards only), hand and deck; the player's own deck shuffled; the
 hidden purse values (all purses minus the player's) dealt to the hidden purses; the future round
@@ -37,10 +37,11 @@ from .. import constants as K
 from .._jit import njit
 from ..rules import O_ADVANCED, O_ROUND_CARDS, O_STATION
 from ..engine.rng import next_u64, randint, shuffle
+from ..engine.rng import N_FIXED_STREAMS
 from ..engine.state import (
-    B_BULLETS, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CHECK, G_GAME_INDEX, G_LOG_N,
-    G_N_ROUNDS, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND,
-    G_T_TOKEN, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
+    B_BULLETS, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CHECK, G_GAME_INDEX, G_N_ROUNDS,
+    G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_REC_N, G_ROUND, G_T_TOKEN,
+    G_TRACE, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
     PILE_CARD, PILE_DOWN, PILE_N, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner,
     copy_state, make_card,
 )
@@ -50,31 +51,6 @@ UNKNOWN = -1
 _PURSE_VALUES = np.array(sorted(K.PURSE_VALUES), np.int64)
 _ACTION_DECK = np.array(K.ACTION_DECK, np.int64)
 _TEAM_DECK_KINDS = np.array(K.TEAM_DECK_KINDS, np.int64)
-
-
-@njit
-def new_observation(st):
-    """An observation buffer of the shapes of ``st`` (filled by ``observe``)."""
-    return copy_state(st)
-
-
-@njit
-def copy_into(dst, src):
-    """Copy every array of ``src`` into ``dst`` (same shapes), without allocating."""
-    dst.game[:] = src.game
-    dst.bandit[:, :] = src.bandit
-    dst.loot[:, :] = src.loot
-    dst.cars[:] = src.cars
-    dst.rounds[:] = src.rounds
-    dst.cards[:, :, :] = src.cards
-    dst.ncards[:, :] = src.ncards
-    dst.pile[:, :] = src.pile
-    dst.options[:] = src.options
-    dst.evtok[:] = src.evtok
-    dst.seat_policy[:] = src.seat_policy
-    dst.params[:, :] = src.params
-    dst.opts[:] = src.opts
-    dst.rng[:, :] = src.rng
 
 
 @njit(inline="always")
@@ -149,7 +125,8 @@ def observe(st, player, obs):
     """Fill ``obs`` (a buffer from ``new_observation``) with what ``player`` may know of ``st``."""
     obs.game[:] = st.game
     obs.game[G_GAME_INDEX] = 0
-    obs.game[G_LOG_N] = 0
+    obs.game[G_TRACE] = 0
+    obs.game[G_REC_N] = 0
     obs.game[G_CHECK] = 0
     t = st.game[G_T_TOKEN]
     obs.game[G_T_TOKEN] = _anonymous_token(st, player, t) if t >= 0 else t
@@ -371,12 +348,13 @@ def _deal_hidden_cards(obs, rng, world, q, count, fired, pool, rest):
 
 
 @njit
-def sample_world(obs, rng, world):
-    """Fill ``world`` (a buffer of the same shapes) with a game consistent with ``obs``, drawing
+def sample_world(obs, rng, worlds, i):
+    """Fill ``worlds[i]`` (a scratch state) with a game consistent with ``obs``, drawing
     everything unknown from ``rng`` (the deciding player's stream)."""
-    copy_into(world, obs)
+    copy_state(worlds, i, obs)
+    world = worlds[i]
     player = obs.game[G_PEND_PLAYER]
-    for s in range(world.rng.shape[0]):
+    for s in range(N_FIXED_STREAMS + obs.game[G_PLAYERS]):
         world.rng[s, 0] = next_u64(rng, 0)
         world.rng[s, 1] = 0
     _sample_purses(obs, rng, world)

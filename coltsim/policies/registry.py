@@ -121,9 +121,9 @@ def load_user_policy(spec: str):
 
 def _compiled(fn, label: str):
     import numba
-    from numba.core.registry import CPUDispatcher
+    from numba.extending import is_jitted
 
-    if isinstance(fn, CPUDispatcher):
+    if is_jitted(fn):
         return fn
     if callable(fn):
         # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)

@@ -26,15 +26,17 @@ compiled-code cache cannot hold mutually recursive kernels).
 """
 import numpy as np
 
+from .. import constants as K
 from .._jit import njit
 from ..engine.flow import advance, apply
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.scoring import RB_N, RB_TEAM_SCORE, RB_WIN, RG_N, RG_N_WINNERS, score_game
 from ..engine.state import (
-    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, copy_state,
+    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states,
+    copy_state,
 )
 from .heuristic import greedy_policy
-from .observe import copy_into, sample_world
+from .observe import sample_world
 from .view import rand_below
 
 P_BUDGET = 0
@@ -97,15 +99,16 @@ def rollout_policy(obs, kind, options, params, rng):
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
     samples = max(1, budget // n)
-    world = copy_state(obs)
-    trial = copy_state(obs)
-    out_b = np.zeros((obs.bandit.shape[0], RB_N), np.int32)
+    scratch = alloc_states(2)  # a sampled world, and the trial played out from it
+    world = scratch[0]
+    trial = scratch[1]
+    out_b = np.zeros((K.MAX_BANDITS, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
     total = np.zeros(n)
     for _ in range(samples):
-        sample_world(obs, rng, world)
+        sample_world(obs, rng, scratch, 0)
         for i in range(n):
-            copy_into(trial, world)
+            copy_state(scratch, 1, world)
             apply(trial, i)
             play_until(trial, playout, stop)
             total[i] += outcome(trial, player, out_b, out_g)
