@@ -12,7 +12,7 @@ import pytest
 from coltsim import RULES_VERSION
 from coltsim.trace import trace_game, write_trace
 from coltsim.tracecheck import check_trace
-from tests.golden.regenerate import GOLDEN
+from tests.golden.regenerate import GOLDEN, regenerate
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -77,6 +77,21 @@ def test_golden_traces_are_unchanged(name):
             f"{name} line {i + 1} changed: game behaviour differs. If intended, bump "
             f"RULES_VERSION and run python tests/golden/regenerate.py")
     assert len(expected) == len(got)
+
+
+def test_golden_traces_are_regenerated_only_for_new_rules(tmp_path):
+    name = next(iter(GOLDEN))
+    same_rules = (GOLDEN_DIR / name).read_text()
+    (tmp_path / name).write_text(same_rules)
+    assert regenerate(tmp_path) is None  # refused: nothing written
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+    old_rules = same_rules.replace(f'"rules_version": "{RULES_VERSION}"', '"rules_version": "0"', 1)
+    (tmp_path / name).write_text(old_rules)
+    changed = regenerate(tmp_path)
+    assert changed[name] == {"setup.rules_version": 1}  # the only difference reported
+    assert (tmp_path / name).read_text() == same_rules
+    assert sorted(changed) == sorted(GOLDEN)
+    assert regenerate(tmp_path, force=True) == {}  # forced: same games, nothing changed
 
 
 _NOJIT_SCRIPT = """
