@@ -10,11 +10,15 @@ from pathlib import Path
 import pytest
 
 from coltsim import RULES_VERSION
-from coltsim.trace import trace_game, write_trace
+from coltsim.trace import trace_game
 from coltsim.tracecheck import check_trace
 from tests.golden.regenerate import GOLDEN, regenerate
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
+ADVANCED = {"advanced": True}
+# Every player count, with and without the advanced rules (always on with 2 players).
+VARIANTS = [(2, True)] + [(players, advanced) for players in (3, 4, 5, 6)
+                          for advanced in (False, True)]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -40,10 +44,47 @@ def test_trace_lines_follow_the_format():
     assert {1} | {item["id"] for item in setup["loot"] if item["kind"] == "ransom"} <= set(
         setup["state"]["box"])
     for line in lines:
+        if line["type"] == "round":
+            assert [len(h) for h in line["hand_bandits"]] == [len(h) for h in line["hands"]]
+        if line["type"] == "plan" and line["choice"] == "draw":
+            assert len(line["drawn_bandits"]) == len(line["drawn"])
         if line["type"] == "action":
             assert isinstance(line["marshal_hits"], list) and isinstance(line["neutral_given"], list)
             if line["card"] in ("move", "floor", "marshal"):
                 assert line["effect"] is True
+
+
+@pytest.mark.parametrize("players, advanced", VARIANTS)
+def test_every_token_in_a_state_is_listed_in_setup(players, advanced):
+    """One ransom per bandit in the game: the box holds no other bandit's ransom."""
+    lines = trace_game(players, seed=2, rules={"advanced": advanced})
+    listed = {item["id"] for item in lines[0]["loot"]}
+    assert sum(item["kind"] == "ransom" for item in lines[0]["loot"]) == len(lines[0]["bandits"])
+    for line in lines:
+        if "state" in line:
+            s = line["state"]
+            held = s["box"] + [t for ts in s["spots"].values() for t in ts] + [
+                t for x in s["bandits"] for t in x["loot"]]
+            assert sorted(held) == sorted(listed)
+
+
+def test_card_colours_name_bandits_and_shooters():
+    """Action cards carry their bandit, bullet cards their shooter, -1 for neutral bullets."""
+    colours = {"action": set(), "bullet": set()}
+    for game_index in range(6):
+        lines = trace_game(4, seed=5, game_index=game_index, rules=ADVANCED)
+        for line in lines:
+            cards = []
+            if line["type"] == "round":
+                cards = [c for h, b in zip(line["hands"], line["hand_bandits"]) for c in zip(h, b)]
+            elif line["type"] == "plan" and line["choice"] == "draw":
+                cards = list(zip(line["drawn"], line["drawn_bandits"]))
+            elif line["type"] == "discard":
+                cards = [(line["card"], line["bandit"])]
+            for name, bandit in cards:
+                colours["bullet" if name == "bullet" else "action"].add(bandit)
+    assert colours["action"] == {0, 1, 2, 3}
+    assert colours["bullet"] == {-1, 0, 1, 2, 3}
 
 
 def _first(lines, kind, **match):
