@@ -21,10 +21,10 @@ VARIANTS = [(2, True)] + [(players, advanced) for players in (3, 4, 5, 6)
                           for advanced in (False, True)]
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_many_traced_games_are_consistent(players):
-    for game_index in range(75):
-        lines = trace_game(players, seed=5, game_index=game_index)
+@pytest.mark.parametrize("players, advanced", VARIANTS)
+def test_many_traced_games_are_consistent(players, advanced):
+    for game_index in range(50):
+        lines = trace_game(players, seed=5, game_index=game_index, rules={"advanced": advanced})
         assert check_trace(lines) == [], (players, game_index)
 
 
@@ -106,6 +106,79 @@ def test_checker_reports_a_tampered_trace():
     bad = copy.deepcopy(lines)
     del bad[_first(bad, "action")]["params"]
     assert any("has no 'params'" in p for p in check_trace(bad))
+
+
+def test_checker_reports_a_token_that_setup_does_not_list():
+    lines = trace_game(4, seed=7)
+    unlisted = len(lines[0]["loot"])  # the ransom of a fifth bandit
+    bad = copy.deepcopy(lines)
+    bad[_first(bad, "action")]["state"]["box"].append(unlisted)
+    assert any(f"token {unlisted} in box is not listed" in p for p in check_trace(bad))
+    bad = copy.deepcopy(lines)
+    i = _first(bad, "action")
+    bad[i]["state"]["bandits"][0]["loot"].append(unlisted)
+    assert any(f"token {unlisted} in bandit 0 is not listed" in p for p in check_trace(bad))
+    bad = copy.deepcopy(lines)
+    i = next(i for i, x in enumerate(bad) if x["type"] == "action" and x["card"] == "rob"
+             and x["params"]["token"] is not None)
+    bad[i]["params"]["token"] = unlisted
+    assert any(f"token {unlisted} in rob params is not listed" in p for p in check_trace(bad))
+
+
+def _tampered(lines, i, path, value):
+    bad = copy.deepcopy(lines)
+    where = bad[i]
+    for key in path[:-1]:
+        where = where[key]
+    where[path[-1]] = value
+    return check_trace(bad)
+
+
+def test_checker_follows_every_players_cards():
+    lines = trace_game(4, seed=5, rules=ADVANCED)
+    assert check_trace(lines) == []
+    # A bullet card in a hand, said to come from the player's own bandit (who never shoots
+    # itself), and a second bullet card given another shooter.
+    tampered = 0
+    for i, line in enumerate(lines):
+        if line["type"] != "round":
+            continue
+        for p, hand in enumerate(line["hand_bandits"]):
+            for j, shooter in enumerate(hand):
+                if line["hands"][p][j] == "bullet" and tampered < 2:
+                    stranger = p if tampered == 0 else (-1 if shooter >= 0 else (p + 1) % 4)
+                    problems = _tampered(lines, i, ("hand_bandits", p, j), stranger)
+                    assert any(f"player {p}" in m for m in problems), problems
+                    tampered += 1
+    assert tampered == 2
+    # A card played of another player's bandit; an action that is not the pile's card.
+    i = _first(lines, "plan", choice="play")
+    other = (lines[i]["bandit"] + 1) % 4
+    assert any("cannot play" in m for m in _tampered(lines, i, ("bandit",), other))
+    i = _first(lines, "action")
+    assert any("card 0 of the pile is" in m for m in _tampered(
+        lines, i, ("card",), "floor" if lines[i]["card"] != "floor" else "move"))
+    # The engine's internal code for the Marshal's bullets must not appear as a shooter.
+    i = next(i for i, x in enumerate(lines) if x["type"] == "discard" and x["card"] == "bullet")
+    assert any("not in its hand" in m for m in _tampered(lines, i, ("bandit",), 7))
+    # A card drawn that the deck did not hold: a bandit's bullet before it was ever fired.
+    i = next(i for i, x in enumerate(lines) if x["type"] == "plan" and x["choice"] == "draw"
+             and "bullet" not in x["drawn"] and x["drawn"])
+    bad = copy.deepcopy(lines)
+    bad[i]["drawn"][0], bad[i]["drawn_bandits"][0] = "bullet", bad[i]["player"]
+    assert any("not in its deck" in m for m in check_trace(bad))
+    # A pass by a player who could draw; a deck size off by one; a card face down off a tunnel.
+    bad = copy.deepcopy(lines)
+    for key in ("drawn", "drawn_bandits"):
+        del bad[i][key]
+    bad[i]["choice"] = "pass"
+    assert any("passes but could play or draw" in m for m in check_trace(bad))
+    i = _first(lines, "round")
+    assert any("player 0's deck holds" in m for m in _tampered(
+        lines, i, ("deck_sizes", 0), lines[i]["deck_sizes"][0] + 1))
+    i = next(i for i, x in enumerate(lines) if x["type"] == "plan" and x["turn"] > 0
+             and x.get("face") == "up")
+    assert any("face down" in m for m in _tampered(lines, i, ("face",), "down"))
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
