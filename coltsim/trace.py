@@ -33,6 +33,18 @@ def _card_name(card: int) -> str:
     return K.CARD_NAMES[card & K.CARD_KIND_MASK]
 
 
+def _card_bandit(card: int) -> int:
+    """The card's colour (TRACE.md "Card colours"): the bandit an action card belongs to, the
+    shooter of a bullet card, -1 for a neutral bullet."""
+    owner = int(card) >> K.CARD_OWNER_SHIFT
+    return -1 if owner == K.NEUTRAL else owner
+
+
+def _cards(cards) -> tuple[list[str], list[int]]:
+    """Card names and their colours, parallel lists (``hands``/``hand_bandits``, ...)."""
+    return [_card_name(c) for c in cards], [_card_bandit(c) for c in cards]
+
+
 def _opt(v: int):
     """-1 (none) as JSON null."""
     v = int(v)
@@ -46,28 +58,33 @@ class _Decoder:
         self.players = players
         self.bandits = bandits
         self.n_cars = 4 if players == 2 else players
+        # The ids of setup.loot: the engine keeps MAX_BANDITS ransom tokens, one per bandit
+        # of any game, but a game lists (and places) only its own bandits' ransoms.
+        self.n_tokens = K.FIRST_RANSOM + bandits
 
     def state(self, row) -> dict:
         s = row[L.R_SNAP:]
-        loot_where = row[L.SNAP_LOOT:L.SNAP_LOOT + K.N_LOOT]
+        loot_where = row[L.SNAP_LOOT:L.SNAP_LOOT + self.n_tokens]
+        if (row[L.SNAP_LOOT + self.n_tokens:L.SNAP_LOOT + K.N_LOOT] != K.IN_BOX).any():
+            raise RuntimeError("a ransom token of a bandit not in the game left the box")
         bandits = []
         for b in range(self.bandits):
             car, level, left, received, neutral = (int(x) for x in s[2 + L.SNAP_B * b:2 + L.SNAP_B * (b + 1)])
             bandits.append({
                 "car": car, "level": K.LEVEL_NAMES[level],
-                "loot": [t for t in range(K.N_LOOT) if loot_where[t] == K.AT_BANDIT + b],
+                "loot": [t for t, w in enumerate(loot_where) if w == K.AT_BANDIT + b],
                 "bullets_left": left, "bullets_received": received, "neutral_received": neutral,
             })
         spots = {}
         for car in range(self.n_cars + 1):
             for level in (K.INSIDE, K.ROOF):
                 spot = 2 * car + level
-                spots[f"{car}:{K.LEVEL_NAMES[level]}"] = [t for t in range(K.N_LOOT) if loot_where[t] == spot]
+                spots[f"{car}:{K.LEVEL_NAMES[level]}"] = [t for t, w in enumerate(loot_where) if w == spot]
         return {
             "marshal": int(s[0]),
             "bandits": bandits,
             "spots": spots,
-            "box": [t for t in range(K.N_LOOT) if loot_where[t] == K.IN_BOX],
+            "box": [t for t, w in enumerate(loot_where) if w == K.IN_BOX],
             "neutral_left": _opt(s[1]),
         }
 
@@ -156,8 +173,7 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
                 "round_cards": rounds[:-1], "station": rounds[-1],
                 "first_player": int(st.game[G_FIRST_FIRST]),
                 "loot": [{"id": t, "kind": K.LOOT_NAMES[st.loot[t, L_KIND]],
-                          "value": int(st.loot[t, L_VALUE])} for t in range(K.N_LOOT)
-                         if t < K.FIRST_RANSOM + n_bandits],
+                          "value": int(st.loot[t, L_VALUE])} for t in range(dec.n_tokens)],
                 "state": dec.state(row),
             })
         elif rec == L.REC_ROUND:
@@ -165,16 +181,14 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
             turns = flow.ROUND_TURNS[card, 1 if players >= 5 else 0]
             pending_hands = {"type": "round", "round": rnd, "card": K.ROUND_CARD_NAMES[card],
                              "turns": [K.TURN_LETTERS[t] for t in turns if t >= 0],
-                             "first_player": int(row[L.R_PLAYER]), "hands": [], "deck_sizes": []}
+                             "first_player": int(row[L.R_PLAYER]), "hands": [], "deck_sizes": [],
+                             "hand_bandits": []}
             lines.append(pending_hands)
         elif rec == L.REC_HAND:
-            n = int(row[L.R_P0 + 1])
-            cards = row[L.R_SNAP:L.R_SNAP + n]
-            pending_hands["hands"].append([_card_name(c) for c in cards])
+            names, colours = _cards(row[L.R_SNAP:L.R_SNAP + int(row[L.R_P0 + 1])])
+            pending_hands["hands"].append(names)
             pending_hands["deck_sizes"].append(int(row[L.R_P0]))
-            if players == 2:
-                pending_hands.setdefault("hand_bandits", []).append(
-                    [int(c) >> K.CARD_OWNER_SHIFT for c in cards])
+            pending_hands["hand_bandits"].append(colours)
         elif rec == L.REC_PLAN:
             line = {"type": "plan", "round": rnd, "turn": int(row[L.R_INDEX]),
                     "player": int(row[L.R_PLAYER])}
@@ -183,16 +197,15 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
                 line.update(choice="play", card=_card_name(row[L.R_CARD]),
                             face="down" if row[L.R_P0 + 1] else "up", bandit=int(row[L.R_BANDIT]))
             elif choice == L.PLAN_DRAW:
-                n = int(row[L.R_P0 + 2])
-                line.update(choice="draw",
-                            drawn=[_card_name(c) for c in row[L.R_P0 + 3:L.R_P0 + 3 + n]])
+                names, colours = _cards(row[L.R_P0 + 3:L.R_P0 + 3 + int(row[L.R_P0 + 2])])
+                line.update(choice="draw", drawn=names, drawn_bandits=colours)
             else:
                 line.update(choice="pass")
             lines.append(line)
         elif rec == L.REC_DISCARD:
             lines.append({"type": "discard", "round": rnd,
                           "when": "start" if row[L.R_INDEX] == 0 else "end",
-                          "player": int(row[L.R_PLAYER]), "bandit": int(row[L.R_BANDIT]),
+                          "player": int(row[L.R_PLAYER]), "bandit": _card_bandit(row[L.R_CARD]),
                           "card": _card_name(row[L.R_CARD])})
         elif rec == L.REC_ACTION:
             kind = int(row[L.R_CARD])

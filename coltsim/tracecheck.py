@@ -5,10 +5,37 @@ line, and each state explained by the one before it and the step between them.
 
 The replay is independent of the engine: it re-applies each action's reported parameters to the
 previous state and compares, so a user can check a trace coltsim wrote (or one they edited).
+
+Loot: every id of every state (box, spots, bandits' loot) and of action and event params is one
+``setup.loot`` lists, and every listed token is in exactly one place.
+
+Cards (``_Cards``): every player's cards are followed with their colours (the bandit of an
+action card, the shooter of a bullet card, -1 for a neutral bullet), from the starting decks
+(10 cards per bandit; the 2-player team's 11) through each zone:
+- a round's hands are the kept hand (advanced rules) plus cards from the deck, as many as the
+  hand size (Doc's bonus included) allows, and ``deck_sizes`` counts what is left;
+- a draw takes ``draw_count`` cards (fewer only from a short deck, none from an empty one) that
+  the deck holds; under the advanced rules the bullet cards received lie on top, so they are
+  drawn first, last received first, and the discard pile becomes the deck only when it is empty;
+- a play is a non-bullet card of the hand, of a bandit of the player's team, face down on a
+  tunnel turn and otherwise only for a Ghost card on the first turn; a pass happens only with no
+  action card in hand and nothing to draw; a discard (advanced rules) is a card of the hand, at
+  the start of Schemin' or after its plans;
+- the i-th action of a round resolves the i-th card played (player, bandit and card), every card
+  played is resolved, and it goes back to the deck (to the discard pile with the advanced rules);
+- a Fire that had a bullet puts a bullet card of the shooter in the deck of its target's player,
+  each bandit of ``neutral_given`` a neutral one in its player's deck; later draws and hands
+  must show them with that shooter.
+
+What it cannot see: which cards a shuffle put where (any card of a shuffled deck may be the one
+drawn, so two cards both in the deck can be swapped unnoticed), whether a choice was among the
+legal ones (a Move's distance, a Fire's line of sight and Belle, when Ghost's ability is lost),
+and what events other than their bullets do.
 """
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 from . import constants as K
 
@@ -18,8 +45,9 @@ _FIELDS = {
               "cars": list, "round_cards": list, "station": str, "first_player": int,
               "loot": list, "state": dict},
     "round": {"round": int, "card": str, "turns": list, "first_player": int, "hands": list,
-              "deck_sizes": list},
+              "deck_sizes": list, "hand_bandits": list},
     "plan": {"round": int, "turn": int, "player": int, "choice": str},
+    "discard": {"round": int, "when": str, "player": int, "bandit": int, "card": str},
     "action": {"round": int, "index": int, "player": int, "bandit": int, "card": str,
                "params": dict, "effect": bool, "marshal_hits": list, "neutral_given": list,
                "state": dict},
@@ -27,6 +55,9 @@ _FIELDS = {
               "neutral_given": list, "state": dict},
     "end": {"scores": list, "teams": list, "winners": list},
 }
+# A plan line's fields by its choice.
+_CHOICE_FIELDS = {"play": {"card": str, "face": str, "bandit": int},
+                  "draw": {"drawn": list, "drawn_bandits": list}, "pass": {}}
 _PARAMS = {"move": {"to_car"}, "floor": set(), "fire": {"target", "pushed_to"}, "rob": {"token"},
            "punch": {"target", "dropped", "taken", "to_car"}, "marshal": {"to_car"}}
 _BANDIT_FIELDS = ("car", "level", "loot", "bullets_left", "bullets_received", "neutral_received")
@@ -43,11 +74,20 @@ class _Checker:
     # --- shape --------------------------------------------------------------------------------
     def fields(self, i, line) -> bool:
         kind = line.get("type")
-        if kind not in _FIELDS and kind != "discard":
+        if kind not in _FIELDS:
             self.fail(i, f"unknown type {kind!r}")
             return False
+        ok = self.typed(i, kind, line, _FIELDS[kind])
+        if ok and kind == "plan":
+            if line["choice"] not in _CHOICE_FIELDS:
+                self.fail(i, f"plan.choice should be one of {sorted(_CHOICE_FIELDS)}")
+                return False
+            ok = self.typed(i, kind, line, _CHOICE_FIELDS[line["choice"]])
+        return ok
+
+    def typed(self, i, kind, line, fields: dict) -> bool:
         ok = True
-        for name, typ in _FIELDS.get(kind, {}).items():
+        for name, typ in fields.items():
             if name not in line:
                 self.fail(i, f"{kind} line has no {name!r}")
                 ok = False
@@ -56,6 +96,12 @@ class _Checker:
                 ok = False
         return ok
 
+    def listed(self, i, ids, where: str) -> None:
+        """Every loot id a line names must be one of setup.loot's."""
+        for t in ids:
+            if t is not None and t not in self.loot:
+                self.fail(i, f"token {t} in {where} is not listed in setup.loot")
+
     def state(self, i, s) -> None:
         """A legal state: every token in exactly one place, bandits on the train."""
         seen = {}
@@ -63,6 +109,7 @@ class _Checker:
         places += [(f"spot {k}", t) for k, ts in s["spots"].items() for t in ts]
         places += [(f"bandit {b}", t) for b, x in enumerate(s["bandits"]) for t in x["loot"]]
         for where, t in places:
+            self.listed(i, [t], where)
             if t in seen:
                 self.fail(i, f"token {t} is both in {seen[t]} and in {where}")
             seen[t] = where
@@ -113,6 +160,7 @@ class _Checker:
         if set(p) != _PARAMS.get(card, set()):
             self.fail(i, f"{card} params should be {sorted(_PARAMS.get(card, ()))}, got {sorted(p)}")
             return line["state"]
+        self.listed(i, [p.get("token"), p.get("dropped")], f"{card} params")
         me = expect["bandits"][b]
         spot = f"{me['car']}:{me['level']}"
         if card == "move":
@@ -124,7 +172,7 @@ class _Checker:
                 self.fail(i, "the Marshal moves one car")
             expect["marshal"] = p["to_car"]
         elif card == "fire" and p["target"] is not None:
-            if me["bullets_left"] > 0:
+            if _fires_a_bullet(line, prev):
                 me["bullets_left"] -= 1
                 expect["bandits"][p["target"]]["bullets_received"] += 1
             if p["pushed_to"] is not None:
@@ -158,6 +206,10 @@ class _Checker:
     def event(self, i, line, prev) -> dict:
         """Events move many things; check what every event keeps unchanged."""
         got = line["state"]
+        params = line["params"]
+        ids = [params.get("token")] + [t for name in ("taken", "lost", "ransom")
+                                       for t in params.get(name, {}).values()]
+        self.listed(i, ids, f"event {line['name']} params")
         for b, (x, y) in enumerate(zip(prev["bandits"], got["bandits"])):
             if x["bullets_left"] != y["bullets_left"] or x["bullets_received"] != y["bullets_received"]:
                 self.fail(i, f"event {line['name']} changed bandit {b}'s bandit bullets")
@@ -175,25 +227,28 @@ class _Checker:
         if not self.fields(0, setup):
             return self.problems
         self.loot = {item["id"]: item for item in setup["loot"]}
+        if len(self.loot) != len(setup["loot"]):
+            self.fail(0, "setup.loot lists an id twice")
         self.n_cars = len(setup["cars"])
         prev = setup["state"]
         self.state(0, prev)
-        plays = 0
+        cards = _Cards.for_setup(self, setup)
         next_index = 0
         for i, line in enumerate(self.lines[1:], start=1):
             if not self.fields(i, line):
+                if cards:
+                    self.fail(i, "cards are not followed past this line")
+                    cards = None
                 continue
+            if cards:
+                cards = self.follow(cards, i, line, prev)
             kind = line["type"]
             if kind == "round":
-                plays, next_index = 0, 0
-            elif kind == "plan" and line["choice"] == "play":
-                plays += 1
+                next_index = 0
             elif kind == "action":
                 if line["index"] != next_index:
                     self.fail(i, f"action index {line['index']}, expected {next_index}")
                 next_index = line["index"] + 1
-                if next_index > plays:
-                    self.fail(i, "more actions than cards played this round")
                 self.state(i, line["state"])
                 prev = self.action(i, line, prev)
             elif kind == "event":
@@ -202,6 +257,15 @@ class _Checker:
             elif kind == "end":
                 self.end(i, line, prev)
         return self.problems
+
+    def follow(self, cards, i, line, prev):
+        """``cards`` after ``line`` (``prev``: the state before it), or None once lost."""
+        try:
+            cards.step(i, line, prev)
+        except _LostTrack as e:
+            self.fail(i, f"{e}; cards are not followed further")
+            return None
+        return cards
 
     def end(self, i, line, final) -> None:
         scores = line["scores"]
@@ -215,6 +279,259 @@ class _Checker:
                 self.fail(i, f"team {t['team']} wins without the best score")
         if not line["winners"]:
             self.fail(i, "nobody won")
+
+
+def _fires_a_bullet(line, prev) -> bool:
+    """Whether an action line is a Fire that gave its target a bullet card."""
+    return (line["card"] == "fire" and line["params"].get("target") is not None
+            and prev["bandits"][line["bandit"]]["bullets_left"] > 0)
+
+
+# --- cards ------------------------------------------------------------------------------------------
+class _LostTrack(Exception):
+    """A line the card follower cannot read, so it cannot go on."""
+
+
+# A card as a replay follows it: (name, colour), the colour being the bandit the card belongs to,
+# or for a bullet card the bandit who fired it, -1 for a neutral bullet (TRACE.md "Card colours").
+NEUTRAL_SHOOTER = -1
+
+
+def _say(card) -> str:
+    name, colour = card
+    if name == "bullet":
+        return "a neutral bullet" if colour == NEUTRAL_SHOOTER else f"a bullet of bandit {colour}"
+    return f"{name} of bandit {colour}"
+
+
+def _says(cards: Counter) -> str:
+    return ", ".join(_say(c) for c in sorted(cards.elements()))
+
+
+class _Cards:
+    """Every player's cards, zone by zone, followed through the trace (RULES.md 4, 10, 11).
+
+    A deck is a multiset in unknown (shuffled) order plus ``top``: the bullet cards received
+    since, in the order received.  The advanced rules put them face down on top of the deck, so
+    the next draws take them first, the last one received first; in the base game the next
+    round's shuffle mixes them in.  The pile holds this round's plays in order.
+    """
+
+    OPTIONS = ("advanced", "hand_size", "doc_bonus", "draw_count", "abilities")
+
+    @classmethod
+    def for_setup(cls, checker, setup):
+        """The follower for a trace, or None (with the problem reported) if setup lacks what
+        it needs."""
+        missing = [name for name in cls.OPTIONS if name not in setup["options"]]
+        for name in missing:
+            checker.fail(0, f"setup.options has no {name!r}; cards are not followed")
+        teams = setup["teams"]
+        if len(teams) != len(setup["bandits"]) or set(teams) != set(range(setup["players"])):
+            checker.fail(0, "setup.teams should give every bandit a player; cards are not followed")
+            return None
+        return None if missing else cls(checker, setup)
+
+    def __init__(self, checker, setup):
+        self.fail = checker.fail
+        opts = setup["options"]
+        self.teams = setup["teams"]
+        self.names = setup["bandits"]
+        self.abilities = opts["abilities"]
+        self.advanced = bool(opts["advanced"])
+        self.draw_count = opts["draw_count"]
+        players = setup["players"]
+        team_of = [[b for b, t in enumerate(self.teams) if t == p] for p in range(players)]
+        self.hand_size = [opts["hand_size"] + opts["doc_bonus"] * any(
+            self.names[b] == "doc" and "doc" in self.abilities for b in team) for team in team_of]
+        self.deck = [_starting_deck(team) for team in team_of]
+        self.top: list[list] = [[] for _ in range(players)]
+        self.hand = [Counter() for _ in range(players)]
+        self.discard_pile = [Counter() for _ in range(players)]
+        self.pile: list[tuple[int, tuple]] = []  # (player, card) in the order played
+        self.resolved = 0
+        self.turns: list[str] = []
+        self.phase = "start"  # of the round: start, scheme, end (keep-or-discard), steal
+
+    # --- zones ----------------------------------------------------------------------------------
+    def available(self, p) -> int:
+        """Cards ``p`` can draw: its deck, and under the advanced rules its discard pile."""
+        n = len(self.top[p]) + self.deck[p].total()
+        return n + self.discard_pile[p].total() if self.advanced else n
+
+    def draw(self, i, p, cards: Counter) -> None:
+        """Take ``cards`` from the top of ``p``'s deck: the bullets on top first, then the
+        shuffled rest, then (advanced rules) the discard pile shuffled into a new deck."""
+        left = Counter(cards)
+        for _ in range(min(left.total(), len(self.top[p]))):
+            card = self.top[p].pop()
+            if left[card]:
+                left[card] -= 1
+            else:
+                self.fail(i, f"player {p} should have drawn {_say(card)} from the top of its deck")
+        left = +left
+        deck = self.deck[p]
+        if self.advanced and left.total() > deck.total():
+            kept = deck - left
+            if kept:
+                self.fail(i, f"player {p} drew from its discard pile with {_says(kept)} in its deck")
+            left -= deck
+            self.deck[p], self.discard_pile[p] = self.discard_pile[p], Counter()
+            deck = self.deck[p]
+        if left - deck:
+            self.fail(i, f"player {p} drew {_says(left - deck)}, not in its deck")
+        deck -= left
+
+    def receive(self, b, card) -> None:
+        """A bullet card given to bandit ``b`` goes on top of its player's deck."""
+        self.top[self.teams[b]].append(card)
+
+    def parallel(self, names, colours, what) -> list:
+        """``names`` and their ``colours`` (``hand_bandits``, ``drawn_bandits``) as cards."""
+        if not isinstance(names, list) or not isinstance(colours, list) or len(names) != len(colours):
+            raise _LostTrack(f"{what}: cards and bandits should be parallel lists")
+        for name, colour in zip(names, colours):
+            lowest = NEUTRAL_SHOOTER if name == "bullet" else 0
+            if name not in K.CARD_NAMES or not isinstance(colour, int) or not (
+                    lowest <= colour < len(self.teams)):
+                raise _LostTrack(f"{what}: no card {name!r} of bandit {colour!r}")
+        return list(zip(names, colours))
+
+    def player(self, p) -> int:
+        if not 0 <= p < len(self.deck):
+            raise _LostTrack(f"no player {p}")
+        return p
+
+    def unresolved(self, i) -> None:
+        if self.resolved < len(self.pile):
+            self.fail(i, f"{len(self.pile) - self.resolved} cards played and never resolved")
+
+    # --- lines ----------------------------------------------------------------------------------
+    def step(self, i, line, prev) -> None:
+        kind = line["type"]
+        if kind == "action":
+            self.action(i, line, prev)
+        elif kind in ("round", "plan", "discard", "event", "end"):
+            getattr(self, kind)(i, line)
+
+    def round(self, i, line) -> None:
+        self.unresolved(i)
+        self.pile, self.resolved, self.phase, self.turns = [], 0, "start", line["turns"]
+        players = len(self.deck)
+        if len(line["hands"]) != players or len(line["hand_bandits"]) != players or len(
+                line["deck_sizes"]) != players:
+            raise _LostTrack(f"hands, hand_bandits and deck_sizes should have {players} entries")
+        for p in range(players):
+            if not self.advanced:  # every card back in the deck, shuffled
+                self.deck[p] += self.hand[p] + Counter(self.top[p])
+                self.hand[p], self.top[p] = Counter(), []
+            cards = self.parallel(line["hands"][p], line["hand_bandits"][p], f"player {p}'s hand")
+            hand = Counter(cards)
+            if self.hand[p] - hand:
+                self.fail(i, f"player {p}'s hand lost {_says(self.hand[p] - hand)}")
+            new = hand - self.hand[p]
+            want = min(max(0, self.hand_size[p] - self.hand[p].total()), self.available(p))
+            if new.total() != want:
+                self.fail(i, f"player {p} drew {new.total()} cards for the round, expected {want}")
+            self.draw(i, p, new)
+            self.hand[p] = hand
+            deck_size = len(self.top[p]) + self.deck[p].total()
+            if line["deck_sizes"][p] != deck_size:
+                self.fail(i, f"player {p}'s deck holds {deck_size} cards, not {line['deck_sizes'][p]}")
+
+    def plan(self, i, line) -> None:
+        p = self.player(line["player"])
+        if self.phase in ("end", "steal"):
+            self.fail(i, "a plan after Schemin' ended")
+        self.phase = "scheme"
+        hand = self.hand[p]
+        if line["choice"] == "play":
+            card, b = (line["card"], line["bandit"]), line["bandit"]
+            if card[0] == "bullet" or not 0 <= b < len(self.teams) or self.teams[b] != p:
+                self.fail(i, f"player {p} cannot play {card[0]} of bandit {b}")
+                return
+            if not hand[card]:
+                self.fail(i, f"player {p} plays {_say(card)}, not in its hand")
+            hand -= Counter([card])
+            self.pile.append((p, card))
+            self.check_face(i, line)
+        elif line["choice"] == "draw":
+            cards = self.parallel(line["drawn"], line["drawn_bandits"], "drawn")
+            want = min(self.draw_count, self.available(p))
+            if want == 0 or len(cards) != want:
+                self.fail(i, f"player {p} drew {len(cards)} cards, expected {want} "
+                             f"(a player with nothing to draw cannot draw)")
+            self.draw(i, p, Counter(cards))
+            hand.update(cards)
+        elif any(name != "bullet" for name, _ in hand) or self.available(p):
+            self.fail(i, f"player {p} passes but could play or draw")
+
+    def check_face(self, i, line) -> None:
+        """Face down in a tunnel; elsewhere only a Ghost card on the round's first turn."""
+        t = line["turn"]
+        tunnel = 0 <= t < len(self.turns) and self.turns[t] == "T"
+        ghost = t == 0 and self.names[line["bandit"]] == "ghost" and "ghost" in self.abilities
+        if line["face"] not in ("up", "down") or (tunnel and line["face"] == "up") or (
+                not tunnel and line["face"] == "down" and not ghost):
+            self.fail(i, f"{line['card']} played face {line['face']} on turn {t}")
+
+    def discard(self, i, line) -> None:
+        p, card = self.player(line["player"]), (line["card"], line["bandit"])
+        if not self.advanced:
+            self.fail(i, "discard lines belong to the advanced rules")
+            return
+        when = line["when"]
+        if when not in ("start", "end") or (when == "start" and self.phase != "start") or (
+                when == "end" and self.phase not in ("scheme", "end")):
+            self.fail(i, f"a discard at the {when} of Schemin' during {self.phase}")
+        if when == "end":
+            self.phase = "end"
+        if not self.hand[p][card]:
+            self.fail(i, f"player {p} discards {_say(card)}, not in its hand")
+            return
+        self.hand[p] -= Counter([card])
+        self.discard_pile[p][card] += 1
+
+    def action(self, i, line, prev) -> None:
+        self.phase = "steal"
+        index = line["index"]
+        if not 0 <= index < len(self.pile):
+            self.fail(i, "more actions than cards played this round")
+            return
+        self.resolved = index + 1
+        p, card = self.pile[index]
+        if (line["player"], (line["card"], line["bandit"])) != (p, card):
+            self.fail(i, f"action {index} resolves {line['card']} of bandit {line['bandit']} "
+                         f"(player {line['player']}); card {index} of the pile is {_say(card)} "
+                         f"of player {p}")
+        (self.discard_pile if self.advanced else self.deck)[p][card] += 1
+        if _fires_a_bullet(line, prev) and 0 <= line["params"]["target"] < len(self.teams):
+            self.receive(line["params"]["target"], ("bullet", line["bandit"]))
+        self.neutral_bullets(i, line)
+
+    def event(self, i, line) -> None:
+        self.neutral_bullets(i, line)
+
+    def neutral_bullets(self, i, line) -> None:
+        """The neutral bullets an action or event gave, each on top of its player's deck."""
+        for b in line["neutral_given"]:
+            if not 0 <= b < len(self.teams):
+                raise _LostTrack(f"neutral bullet given to bandit {b}, not in the game")
+            self.receive(b, ("bullet", NEUTRAL_SHOOTER))
+
+    def end(self, i, line) -> None:
+        self.unresolved(i)
+
+
+def _starting_deck(team: list[int]) -> Counter:
+    """A player's cards at setup: its bandit's 10 action cards; in the 2-player game the team's
+    shared 11 (one Move, Floor, Fire, Robbery and Punch of each bandit, and the first bandit's
+    Marshal: docs/rules-decisions.md)."""
+    if len(team) == 1:
+        return Counter((K.CARD_NAMES[kind], team[0]) for kind in K.ACTION_DECK)
+    deck = Counter((K.CARD_NAMES[kind], b) for b in team for kind in K.TEAM_DECK_KINDS)
+    deck["marshal", team[0]] += 1
+    return deck
 
 
 def check_trace(lines: list[dict]) -> list[str]:
