@@ -83,41 +83,71 @@ GREEDY_WEIGHTS = _weights(GREEDY)
 PRESET_WEIGHTS = np.array([_weights(PRESETS[name]) for name in PRESET_NAMES])
 
 _TIE = 1e-9
-_PROJ_CAR = K.MAX_BANDITS  # ibuf[_PROJ_CAR + b], ibuf[_PROJ_LEVEL + b]: projected spot of b
-_PROJ_LEVEL = 2 * K.MAX_BANDITS
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
-_SCORES = K.MAX_SPOTS + K.MAX_BANDITS  # fscratch: grab[spot], carried[b], then option scores
+# A decision's tables, in the state's scratch (nothing is allocated per decision, and the
+# helpers below take no array arguments):
+#   fscratch[_W + i]         the weights of the decision
+#   fscratch[_GRAB + spot]   what a Robbery there takes (view.grab_value)
+#   fscratch[_CARRIED + b]   what bandit b carries as the player knows it (view.carried_value)
+#   fscratch[_SCORES + i]    option scores (softmax)
+#   scratch[_PROJ_CAR + b], scratch[_PROJ_LEVEL + b]   projected spot of b (-1: not yet)
+#   scratch[_TARGETS:]       a list of bandits
+_W = 0
+_GRAB = N_PARAMS
+_CARRIED = _GRAB + K.MAX_SPOTS
+_SCORES = _CARRIED + K.MAX_BANDITS
+_TARGETS = 0
+_PROJ_CAR = K.MAX_BANDITS
+_PROJ_LEVEL = 2 * K.MAX_BANDITS
+
+
+@njit(inline="always")
+def _w(obs, i):
+    return obs.fscratch[_W + i]
+
+
+@njit(inline="always")
+def _grab(obs, car, level):
+    return obs.fscratch[_GRAB + 2 * car + level]
+
+
+@njit(inline="always")
+def _carried(obs, b):
+    return obs.fscratch[_CARRIED + b]
 
 
 # --- where things are -----------------------------------------------------------------------------
 @njit
-def _loot_tables(obs, player, grab, carried):
-    """In one pass over the loot: ``grab[spot]`` what a Robbery there takes (view.grab_value)
-    and ``carried[b]`` what bandit ``b`` carries as ``player`` knows it (view.carried_value)."""
-    grab[:] = 0.0
-    carried[:] = 0.0
+def _decision_tables(obs, player, w):
+    """The weights, and in one pass over the loot what a Robbery takes on each spot and what
+    each bandit carries as ``player`` knows it."""
+    f = obs.fscratch
+    for i in range(len(WEIGHT_NAMES)):
+        f[_W + i] = w[i]
+    f[_GRAB:_SCORES] = 0.0
     for t in range(K.N_LOOT):
-        w = obs.loot[t, L_WHERE]
-        if 0 <= w < K.MAX_SPOTS:
+        where = obs.loot[t, L_WHERE]
+        if 0 <= where < K.MAX_SPOTS:
             v = KIND_VALUE[obs.loot[t, L_KIND]]
-            if v > grab[w]:
-                grab[w] = v
-        elif w >= K.AT_BANDIT:
-            carried[w - K.AT_BANDIT] += token_value(obs, player, t)
+            if v > f[_GRAB + where]:
+                f[_GRAB + where] = v
+        elif where >= K.AT_BANDIT:
+            f[_CARRIED + where - K.AT_BANDIT] += token_value(obs, player, t)
+    obs.scratch[_PROJ_CAR:_PROJ_LEVEL + K.MAX_BANDITS] = -1
 
 
 @njit(inline="always")
-def _potential(obs, w, grab, car, level):
+def _potential(obs, car, level):
     """How good it is to stand on (car, level): loot within reach, minus meeting the Marshal."""
-    v = grab[2 * car + level] + _OTHER_LEVEL * grab[2 * car + 1 - level]
-    s = w[W_SEEK] * v / 1000.0
+    v = _grab(obs, car, level) + _OTHER_LEVEL * _grab(obs, car, 1 - level)
+    s = _w(obs, W_SEEK) * v / 1000.0
     if under_marshal(obs, car, level):
-        s -= w[W_AVOID] * 0.5
+        s -= _w(obs, W_AVOID) * 0.5
     return s
 
 
 @njit
-def _best_destination(obs, w, grab, car, level):
+def _best_destination(obs, car, level):
     """The car a Move from (car, level) would choose (the best potential; the nearer on ties)."""
     reach = roof_reach(obs) if level == K.ROOF else 1
     best = car
@@ -125,7 +155,7 @@ def _best_destination(obs, w, grab, car, level):
     for d in range(1, reach + 1):
         for c in (car - d, car + d):
             if 0 <= c <= caboose(obs):
-                s = _potential(obs, w, grab, c, level)
+                s = _potential(obs, c, level)
                 if s > best_s + _TIE:
                     best_s = s
                     best = c
@@ -133,7 +163,7 @@ def _best_destination(obs, w, grab, car, level):
 
 
 @njit
-def _projected_spot(obs, w, grab, player, b):
+def _projected_spot(obs, player, b):
     """Where bandit ``b`` will stand when the next card planned for it resolves."""
     car = obs.bandit[b, B_CAR]
     level = obs.bandit[b, B_LEVEL]
@@ -148,50 +178,51 @@ def _projected_spot(obs, w, grab, player, b):
         if k == K.FLOOR:
             level = 1 - level
         elif k == K.MOVE:
-            car = _best_destination(obs, w, grab, car, level)
+            car = _best_destination(obs, car, level)
         if under_marshal(obs, car, level):
             level = K.ROOF
     return car, level
 
 
-@njit(inline="always")
-def _richest(carried, targets, n):
-    """The most loot among ``targets[:n]``, in thousands."""
+@njit
+def _richest(obs, n):
+    """The most loot among the bandits listed in ``scratch[_TARGETS:_TARGETS + n]``, in
+    thousands."""
     best = 0.0
     for i in range(n):
-        best = max(best, carried[targets[i]])
+        best = max(best, _carried(obs, obs.scratch[_TARGETS + i]))
     return best / 1000.0
 
 
 # --- planning -------------------------------------------------------------------------------------
 @njit
-def _plan_score(obs, w, player, value, grab, carried, ibuf):
+def _plan_score(obs, player, value):
     if is_draw(value):
         poor = 0.25 if playable_in_hand(obs, player) <= 2 else 0.0
-        return w[W_DRAW] * (0.1 + poor)
+        return _w(obs, W_DRAW) * (0.1 + poor)
     card = option_card(value)
     b = card_owner(card)
     kind = card_kind(card)
-    if ibuf[_PROJ_CAR + b] < 0:  # once per bandit and decision
-        car, level = _projected_spot(obs, w, grab, player, b)
-        ibuf[_PROJ_CAR + b] = car
-        ibuf[_PROJ_LEVEL + b] = level
-    car = ibuf[_PROJ_CAR + b]
-    level = ibuf[_PROJ_LEVEL + b]
-    buf = ibuf[:K.MAX_BANDITS]
+    if obs.scratch[_PROJ_CAR + b] < 0:  # once per bandit and decision
+        car, level = _projected_spot(obs, player, b)
+        obs.scratch[_PROJ_CAR + b] = car
+        obs.scratch[_PROJ_LEVEL + b] = level
+    car = obs.scratch[_PROJ_CAR + b]
+    level = obs.scratch[_PROJ_LEVEL + b]
     s = 0.01 if is_face_down(value) else 0.0
     if kind == K.ROB:
-        g = grab[2 * car + level]
-        return s + (w[W_LOOT] * g / 1000.0 if g > 0 else -0.2)
+        g = _grab(obs, car, level)
+        return s + (_w(obs, W_LOOT) * g / 1000.0 if g > 0 else -0.2)
     if kind == K.MOVE:
-        here = _potential(obs, w, grab, car, level)
-        d = _best_destination(obs, w, grab, car, level)
-        return s + _potential(obs, w, grab, d, level) - here
+        here = _potential(obs, car, level)
+        d = _best_destination(obs, car, level)
+        return s + _potential(obs, d, level) - here
     if kind == K.FLOOR:
-        return s + _potential(obs, w, grab, car, 1 - level) - _potential(obs, w, grab, car, level)
+        return s + _potential(obs, car, 1 - level) - _potential(obs, car, level)
     if kind == K.FIRE:
         if obs.bandit[b, B_BULLETS] == 0:
             return s - 0.3
+        buf = obs.scratch[_TARGETS:_TARGETS + K.MAX_BANDITS]
         n = line_of_fire_from(obs, b, car, level, buf)
         m = 0
         for i in range(n):  # never count the player's own bandits as targets
@@ -199,38 +230,38 @@ def _plan_score(obs, w, player, value, grab, carried, ibuf):
                 buf[m] = buf[i]
                 m += 1
         if m == 0:
-            return s + w[W_FIRE] * 0.15
-        return s + w[W_FIRE] * 0.5 + w[W_RICH] * 0.2 * _richest(carried, buf, m)
+            return s + _w(obs, W_FIRE) * 0.15
+        return s + _w(obs, W_FIRE) * 0.5 + _w(obs, W_RICH) * 0.2 * _richest(obs, m)
     if kind == K.PUNCH:
         m = 0
         for t in range(obs.game[G_BANDITS]):
             if obs.bandit[t, B_TEAM] != player and obs.bandit[t, B_CAR] == car and \
                     obs.bandit[t, B_LEVEL] == level:
-                buf[m] = t
+                obs.scratch[_TARGETS + m] = t
                 m += 1
         if m == 0:
             return s - 0.2
-        return s + w[W_PUNCH] * (0.1 + 0.5 * _richest(carried, buf, m))
+        return s + _w(obs, W_PUNCH) * (0.1 + 0.5 * _richest(obs, m))
     # Marshal card
     mc = obs.game[G_MARSHAL]
     best = 0
     for c in (mc - 1, mc + 1):
         if 0 <= c <= caboose(obs):
             best = max(best, opponents_inside(obs, player, c) - 2 * mine_inside(obs, player, c))
-    return s + w[W_MARSHAL] * (0.05 + 0.3 * best)
+    return s + _w(obs, W_MARSHAL) * (0.05 + 0.3 * best)
 
 
 # --- resolving ------------------------------------------------------------------------------------
 @njit
-def _resolve_score(obs, w, player, kind, value, actor, grab, carried):
+def _resolve_score(obs, player, kind, value, actor):
     if kind == DK_MOVE:
         level = obs.bandit[actor, B_LEVEL]
-        return _potential(obs, w, grab, value, level) + 0.3 * _potential(
-            obs, w, grab, _best_destination(obs, w, grab, value, level), level)
+        return _potential(obs, value, level) + 0.3 * _potential(
+            obs, _best_destination(obs, value, level), level)
     if kind == DK_FIRE or kind == DK_PUNCH_TARGET:
         if obs.bandit[value, B_TEAM] == player:
             return -10.0
-        return w[W_RICH] * carried[value] / 1000.0
+        return _w(obs, W_RICH) * _carried(obs, value) / 1000.0
     if kind == DK_ROB:
         return KIND_VALUE[value] / 1000.0
     if kind == DK_PUNCH_LOOT:
@@ -241,13 +272,13 @@ def _resolve_score(obs, w, player, kind, value, actor, grab, carried):
     if kind == DK_PUNCH_DIR:
         target = obs.game[G_T_TARGET]
         level = obs.bandit[target, B_LEVEL]
-        s = -grab[2 * value + level] / 1000.0
+        s = -_grab(obs, value, level) / 1000.0
         if under_marshal(obs, value, level):
             s += 0.5
         return s
     if kind == DK_MARSHAL:
-        return w[W_MARSHAL] * 0.3 * opponents_inside(obs, player, value) - \
-            w[W_AVOID] * 0.5 * mine_inside(obs, player, value)
+        return _w(obs, W_MARSHAL) * 0.3 * opponents_inside(obs, player, value) - \
+            _w(obs, W_AVOID) * 0.5 * mine_inside(obs, player, value)
     if kind == DK_DISCARD or kind == DK_KEEP:
         if is_stop(value):
             return 0.5
@@ -256,11 +287,11 @@ def _resolve_score(obs, w, player, kind, value, actor, grab, carried):
     return float(value)
 
 
-@njit
-def _score(obs, w, player, kind, value, actor, grab, carried, ibuf):
+@njit(inline="always")
+def _score(obs, player, kind, value, actor):
     if kind == DK_PLAN:
-        return _plan_score(obs, w, player, value, grab, carried, ibuf)
-    return _resolve_score(obs, w, player, kind, value, actor, grab, carried)
+        return _plan_score(obs, player, value)
+    return _resolve_score(obs, player, kind, value, actor)
 
 
 @njit
@@ -269,19 +300,14 @@ def pick_best(obs, kind, options, w, rng):
     ties broken uniformly at random, or a softmax draw when ``w[W_TEMPERATURE] > 0``."""
     player = obs.game[G_PEND_PLAYER]
     actor = acting_bandit(obs, kind)
-    # The decision's tables live in the state's scratch: nothing is allocated per decision.
-    grab = obs.fscratch[:K.MAX_SPOTS]
-    carried = obs.fscratch[K.MAX_SPOTS:_SCORES]
-    _loot_tables(obs, player, grab, carried)
-    ibuf = obs.scratch[:3 * K.MAX_BANDITS]  # targets, projected cars and levels
-    ibuf[:] = -1
+    _decision_tables(obs, player, w)
     n = options.shape[0]
     temperature = w[W_TEMPERATURE]
     if temperature > 0:
         scores = obs.fscratch[_SCORES:_SCORES + n]
         top = -1e300
         for i in range(n):
-            scores[i] = _score(obs, w, player, kind, options[i], actor, grab, carried, ibuf)
+            scores[i] = _score(obs, player, kind, options[i], actor)
             top = max(top, scores[i])
         total = 0.0
         for i in range(n):
@@ -297,7 +323,7 @@ def pick_best(obs, kind, options, w, rng):
     chosen = 0
     ties = 0
     for i in range(n):
-        s = _score(obs, w, player, kind, options[i], actor, grab, carried, ibuf)
+        s = _score(obs, player, kind, options[i], actor)
         if s > best + _TIE:
             best = s
             chosen = i
