@@ -33,18 +33,11 @@ from ..engine.scoring import RB_N, RB_TEAM_SCORE, RB_WIN, RG_N, RG_N_WINNERS, sc
 from ..engine.state import (
     B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, copy_state,
 )
+from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON, P_PLAYOUT, PLAYOUT_RANDOM
 from .heuristic import greedy_policy
 from .observe import copy_into, sample_world
 from .view import rand_below
 
-P_BUDGET = 0
-P_PLAYOUT = 1
-P_HORIZON = 2
-PARAM_NAMES = ("budget", "playout", "horizon")
-PLAYOUT_GREEDY = 0
-PLAYOUT_RANDOM = 1
-PLAYOUT_NAMES = ("greedy", "random")
-DEFAULT_BUDGET = 64
 MARGIN_WEIGHT = 0.05
 
 
