@@ -22,7 +22,7 @@ from coltsim.engine.setup import setup_game
 from coltsim.engine.state import G_PEND_PLAYER, new_state
 from coltsim.policies.builtin import choose
 from coltsim.policies import batch_kernel, resolve_policies
-from coltsim.policies.rollout import DEFAULT_BUDGET
+from coltsim.policies.catalog import DEFAULT_BUDGET
 from coltsim.rules import Rules
 
 PLAYERS = 4

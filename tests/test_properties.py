@@ -155,7 +155,8 @@ cases += [dict(players=2), dict(players=4, rules={"advanced": True}),
                params={"rollout": {"budget": 4}})]
 def play(games):
     for case in cases:
-        coltsim.simulate(games, workers=1, backend="threading", quiet=True, check=True, **case)
+        coltsim.simulate(coltsim.make_setting(**case), games, workers=1, backend="threading",
+                         progress=False, check=True)
 play(1)  # load the kernels
 before = rtsys.get_allocation_stats()
 play(20)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from coltsim import RULES_VERSION
-from coltsim.trace import trace_game, write_trace
-from coltsim.tracecheck import check_trace
+from coltsim.setting import make_setting
+from coltsim.traces.trace import trace_game
+from coltsim.traces.tracecheck import check_trace
 from tests.golden.regenerate import GOLDEN
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -20,12 +21,12 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_many_traced_games_are_consistent(players):
     for game_index in range(75):
-        lines = trace_game(players, seed=5, game_index=game_index)
+        lines = trace_game(make_setting(players), seed=5, game_index=game_index)
         assert check_trace(lines) == [], (players, game_index)
 
 
 def test_trace_lines_follow_the_format():
-    lines = trace_game(4, seed=7)
+    lines = trace_game(make_setting(4), seed=7)
     kinds = [line["type"] for line in lines]
     assert kinds[0] == "setup" and kinds[-1] == "end"
     assert kinds.count("round") == 5
@@ -52,7 +53,7 @@ def _first(lines, kind, **match):
 
 
 def test_checker_reports_a_tampered_trace():
-    lines = trace_game(4, seed=7)
+    lines = trace_game(make_setting(4), seed=7)
     bad = copy.deepcopy(lines)
     i = _first(bad, "action", card="move")
     bad[i]["state"]["bandits"][bad[i]["bandit"]]["car"] += 1  # moved one car too far
@@ -70,7 +71,7 @@ def test_checker_reports_a_tampered_trace():
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_golden_traces_are_unchanged(name):
     expected = (GOLDEN_DIR / name).read_text().splitlines()
-    got = [json.dumps(line, separators=(", ", ": ")) for line in trace_game(**GOLDEN[name])]
+    got = [json.dumps(line, separators=(", ", ": ")) for line in trace_game(*GOLDEN[name])]
     strip = lambda s: {k: v for k, v in json.loads(s).items() if k != "coltsim_version"}  # noqa: E731
     for i, (e, g) in enumerate(zip(expected, got)):
         assert strip(e) == strip(g), (
@@ -81,9 +82,10 @@ def test_golden_traces_are_unchanged(name):
 
 _NOJIT_SCRIPT = """
 import sys
-from coltsim.trace import trace_game, write_trace
+from coltsim import make_setting, trace_game
+from coltsim.traces.trace import write_trace
 for players, seed, index in [(3, 1, 0), (4, 7, 2), (5, 3, 1), (6, 8, 4), (4, 21, 9)]:
-    write_trace(trace_game(players, seed=seed, game_index=index), sys.stdout)
+    write_trace(trace_game(make_setting(players), seed=seed, game_index=index), sys.stdout)
 """
 
 

@@ -1,6 +1,6 @@
 """Analyses: pure functions over saved results (they never simulate).
 
-Each takes the results (``coltsim.load_results(folder)``, a :class:`frames.Frames`, or any object
+Each takes the results (``coltsim.load_results(folder)``, a :class:`frames.Results`, or any object
 with ``players``, ``games`` and ``settings`` DataFrames) and returns a tidy DataFrame with
 estimates, 95% intervals and p-values adjusted as one family per table.
 

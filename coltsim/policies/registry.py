@@ -66,6 +66,9 @@ def load_user_policy(spec: str):
     return _compiled(fn, spec)
 
 
+_COMPILED: dict = {}  # plain Python function -> its compiled dispatcher, made once
+
+
 def _compiled(fn, label: str):
     import numba
     from numba.core.registry import CPUDispatcher
@@ -73,8 +76,10 @@ def _compiled(fn, label: str):
     if isinstance(fn, CPUDispatcher):
         return fn
     if callable(fn):
-        # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)
-        return numba.jit(nopython=True, nogil=True)(fn)
+        if fn not in _COMPILED:
+            # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)
+            _COMPILED[fn] = numba.jit(nopython=True, nogil=True)(fn)
+        return _COMPILED[fn]
     raise ValueError(f"user policy {label!r} is not a function")
 
 
@@ -112,7 +117,7 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     ids = np.zeros(players, np.int64)
     matrix = np.zeros((players, N_PARAMS))
     names = []
-    functions: list = []
+    users = {}  # seat -> compiled function
     for p, spec in enumerate(policies):
         if isinstance(spec, str) and spec in POLICY_NAMES:
             ids[p] = POLICY_IDS[spec]
@@ -123,16 +128,18 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
             names.append(spec)
             continue
         if isinstance(spec, str):
-            fn = load_user_policy(spec)
+            users[p] = load_user_policy(spec)
             label = spec
         else:
-            fn = _compiled(spec, repr(spec))
-            label = _label(fn)
-        if fn not in functions:
-            functions.append(fn)
-        ids[p] = FIRST_USER_ID + functions.index(fn)
+            users[p] = _compiled(spec, repr(spec))
+            label = _label(users[p])
         matrix[p] = param_vector(label, by_name.get(label))
         names.append(label)
+    # In the order of their labels, whatever the seats: every seating of the same user
+    # policies (a tournament's rotations) shares one compiled kernel (kernels.user_kernel).
+    functions = sorted(set(users.values()), key=_label)
+    for p, fn in users.items():
+        ids[p] = FIRST_USER_ID + functions.index(fn)
     if params is not None and not isinstance(params, dict):
         matrix = np.asarray(params, np.float64)
         if matrix.shape != (players, N_PARAMS) or not np.isfinite(matrix).all():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from . import constants as K
+from .. import constants as K
 
 _FIELDS = {
     "setup": {"rules_version": str, "coltsim_version": str, "seed": int, "game_index": int,
