@@ -23,7 +23,7 @@ from coltsim.engine.state import G_PEND_PLAYER, init_table, new_states
 from coltsim.policies.builtin import choose
 from coltsim.playout import batch_kernel
 from coltsim.policies import resolve_policies
-from coltsim.policies.rollout import DEFAULT_BUDGET
+from coltsim.policies.catalog import DEFAULT_BUDGET
 from coltsim.rules import Rules
 
 PLAYERS = 4

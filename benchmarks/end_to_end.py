@@ -3,7 +3,7 @@
     python benchmarks/end_to_end.py [--games N] [--workers N] [--backend loky|threading]
                                     [--chunk-size N] [--out FOLDER] [--keep]
 
-Times ``coltsim.simulate`` from the call to the last chunk on disk (warm numba cache: a tiny
+Times ``coltsim.simulate_to_folder`` from the call to the last chunk on disk (warm numba cache: a tiny
 run in a subprocess loads or compiles the kernel before the clock starts), then reports the
 folder's size.
 For peak memory, run it under ``/usr/bin/time -v`` (maximum resident set size), e.g. with
@@ -35,14 +35,15 @@ def main() -> None:
     args = parser.parse_args()
 
     # Warm the kernel cache in a subprocess, so that this process stays as lean as a real run's.
-    subprocess.run([sys.executable, "-c", f"import coltsim; coltsim.simulate(10, "
-                    f"players={args.players}, workers=1, quiet=True)"], check=True)
+    setting = coltsim.make_setting(args.players)
+    subprocess.run([sys.executable, "-c", f"import coltsim; coltsim.simulate(coltsim.make_setting("
+                    f"{args.players}), 10, workers=1, progress=False)"], check=True)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="coltsim-bench-"))
     try:
         start = time.perf_counter()
-        info = coltsim.simulate(args.games, players=args.players, folder=out,
-                                workers=args.workers, backend=args.backend,
-                                chunk_size=args.chunk_size, quiet=args.quiet)
+        info = coltsim.simulate_to_folder(setting, args.games, out, workers=args.workers,
+                                          backend=args.backend, chunk_size=args.chunk_size,
+                                          progress=not args.quiet)
         seconds = time.perf_counter() - start
         size = sum(p.stat().st_size for p in out.rglob("*.parquet"))
         workers = args.workers or len(os.sched_getaffinity(0))

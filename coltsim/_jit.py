@@ -27,7 +27,7 @@ def source_hash() -> str:
     h = hashlib.sha1()
     for path in sorted(_ROOT.rglob("*.py")):
         text = path.read_bytes()
-        if b"njit" in text or path.name in ("constants.py", "rules.py"):
+        if b"njit" in text or path.name in ("constants.py", "rules.py", "catalog.py"):
             h.update(str(path.relative_to(_ROOT)).encode())
             h.update(text)
     return h.hexdigest()[:12]

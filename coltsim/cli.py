@@ -4,22 +4,36 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 
-def _json_arg(flag: str, text: str):
+def _json_object(flag: str, text: str | None) -> dict | None:
+    if text is None:
+        return None
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"{flag} is not valid JSON: {e}") from e
+    if not isinstance(value, dict):
+        raise ValueError(f"{flag} must be a JSON object, e.g. '{{\"neutral_bullets\": -1}}', "
+                         f"got {text}")
+    return value
+
+
+def _setting(args):
+    """The setting the flags ask for (``coltsim.make_setting`` checks it)."""
+    from .setting import make_setting
+
+    return make_setting(args.players, args.lineup, args.policies,
+                        _json_object("--rules", args.rules),
+                        _json_object("--params", args.params),
+                        setting_id=getattr(args, "setting_id", None))
 
 
 def _trace(args) -> None:
-    from .rules import Rules
-    from .trace import trace_game, write_trace
+    from .traces.trace import trace_game, write_trace
 
-    rules = Rules.from_dict(_json_arg("--rules", args.rules)) if args.rules else None
-    lines = trace_game(players=args.players, seed=args.seed, game_index=args.game_index,
-                       bandits=args.bandits, policies=args.policies, rules=rules)
+    lines = trace_game(_setting(args), seed=args.seed, game_index=args.game_index)
     if args.out:
         with open(args.out, "w") as f:
             write_trace(lines, f)
@@ -28,8 +42,8 @@ def _trace(args) -> None:
 
 
 def _show(args) -> None:
-    from .show import render
-    from .trace import read_trace
+    from .traces.show import render
+    from .traces.trace import read_trace
 
     try:
         lines = read_trace(args.trace)
@@ -43,16 +57,14 @@ def _show(args) -> None:
 
 
 def _simulate(args) -> None:
-    from .rules import Rules
-    from .runner import simulate
+    from .runs.runner import simulate_to_folder
 
-    rules = Rules.from_dict(_json_arg("--rules", args.rules)) if args.rules else None
+    setting = _setting(args)
     try:
-        info = simulate(args.games, players=args.players, bandits=args.bandits,
-                        policies=args.policies, rules=rules, seed=args.seed, folder=args.out,
-                        setting_id=args.setting_id, chunk_size=args.chunk_size,
-                        workers=args.workers, backend=args.backend, scheduler=args.scheduler,
-                        check=args.check, quiet=args.quiet)
+        info = simulate_to_folder(setting, args.games, args.out, seed=args.seed,
+                                  chunk_size=args.chunk_size, workers=args.workers,
+                                  backend=args.backend, scheduler=args.scheduler,
+                                  check=args.check, progress=not args.quiet)
     except KeyboardInterrupt:
         print(f"coltsim simulate: interrupted; finished chunks are kept in {args.out}: run the "
               f"same command again to resume", file=sys.stderr)
@@ -66,7 +78,7 @@ def _simulate(args) -> None:
 
 
 def _bench(args) -> None:
-    from .bench import bench, format_bench
+    from .runs.bench import bench, format_bench
 
     r = bench(players=args.players, games=args.games, policy=args.policy, workers=args.workers,
               compile_times=not args.no_compile)
@@ -74,17 +86,59 @@ def _bench(args) -> None:
 
 
 def _run(args) -> None:
-    from .run import run_experiment
+    from .study.run import run_experiment
 
-    run_experiment(args.experiment, games=args.games, n_jobs=args.n_jobs, out=args.out,
+    run_experiment(args.experiment, games=args.games, workers=args.workers, out=args.out,
                    quiet=args.quiet)
 
 
 def _report(args) -> None:
-    from .report import render_from_folder
+    from .study.report import render_from_folder
 
     render_from_folder(args.folder)
     print(f"report: {args.folder}/report.md")
+
+
+def _tournament(args) -> None:
+    import pandas as pd
+
+    from .study.tournament import tournament_file
+
+    t0 = time.perf_counter()
+    df = tournament_file(args.experiment, games=args.games, workers=args.workers)
+    with pd.option_context("display.width", 120, "display.max_columns", 20):
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    print(f"({time.perf_counter() - t0:.1f} s)")
+    if args.csv:
+        df.to_csv(args.csv, index=False)
+
+
+class _Renamed(argparse.Action):
+    """An old spelling of an option: refused, naming the new one."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise ValueError(f"{option_string} is now {self.new}")
+
+
+def _setting_flags(p) -> None:
+    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument("--lineup", help="one bandit per seat, comma-separated; 'random' (default) "
+                                    "draws them per game, 'all' plays every line-up in turn")
+    p.add_argument("--bandits", action=_Renamed, new="--lineup")
+    p.add_argument("--policies", help="one policy for all, or comma-separated per player "
+                                      "(default random)")
+    p.add_argument("--params", help='policy parameters as JSON, e.g. \'{"rollout": {"budget": '
+                                    '32}}\'')
+    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\'')
+
+
+def _workers_flags(p, help_text: str) -> None:
+    p.add_argument("--workers", type=int, help=help_text)
+    p.add_argument("--n-jobs", action=_Renamed, new="--workers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="simulate an experiment file and write its report")
     p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
     p.add_argument("--games", type=int, help="games per setting (overrides the file)")
-    p.add_argument("--n-jobs", type=int, help="parallel workers (default: every core)")
+    _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_run)
@@ -103,13 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("folder", help="e.g. reports/quickstart")
     p.set_defaults(func=_report)
 
+    p = sub.add_parser("tournament", help="play an experiment's settings as tables of policies, "
+                                          "seats rotated, on the same deals")
+    p.add_argument("experiment", help="experiment file, e.g. experiments/policy_ladder.toml")
+    p.add_argument("--games", type=int, help="deals per table (overrides the file)")
+    _workers_flags(p, "parallel workers (default: the file's, else every core)")
+    p.add_argument("--csv", help="also write the table to this CSV file")
+    p.set_defaults(func=_tournament)
+
     p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)")
-    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    _setting_flags(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--game-index", type=int, default=0)
-    p.add_argument("--bandits", help="comma-separated, one per bandit (default: random)")
-    p.add_argument("--policies", help="one policy for all, or comma-separated per player")
-    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\'')
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=_trace)
 
@@ -120,15 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games of one setting to a results folder")
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--out", required=True, help="results folder (rerun to resume)")
-    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
-    p.add_argument("--bandits", help="comma-separated, one per bandit; 'random' (default) draws "
-                                     "them per game, 'all' plays every line-up in turn")
-    p.add_argument("--policies", help="one policy for all, or comma-separated per player")
-    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\'')
+    _setting_flags(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--setting-id", help="name of the setting (default: from its hash)")
     p.add_argument("--chunk-size", type=int, help="games per file (default 50000)")
-    p.add_argument("--workers", type=int, help="parallel workers (default: every core)")
+    _workers_flags(p, "parallel workers (default: every core)")
     p.add_argument("--backend", default="loky", help="loky (processes), threading or dask")
     p.add_argument("--scheduler", help="Dask scheduler address tcp://HOST:PORT")
     p.add_argument("--check", action="store_true", help="check engine invariants (slower)")
@@ -149,7 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parser.parse_args(argv)
+    except ValueError as e:  # an old spelling (_Renamed)
+        command = next((a for a in argv if not a.startswith("-")), "")
+        print(f"coltsim {command}: error: {e}", file=sys.stderr)
+        return 2
     try:
         args.func(args)
     except ValueError as e:

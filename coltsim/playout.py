@@ -28,7 +28,8 @@ from .engine.state import (
     G_CHECK, G_DECISIONS, G_FAIL, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_TRACE, alloc_states,
     init_table,
 )
-from .policies.builtin import FIRST_USER_ID, choose
+from .policies.builtin import choose
+from .policies.catalog import FIRST_USER_ID
 from .policies.observe import observe
 
 FAIL_ILLEGAL_OPTION = 64  # out_g[RG_FAIL]: a user policy returned an index outside [0, n)

@@ -2,7 +2,7 @@
 one event or one Schemin', look at the result.
 
 >>> from coltsim.positions import Position, play_card, where
->>> pos = (Position(players=3, bandits="tuco,cheyenne,django", cars="ABC")
+>>> pos = (Position(players=3, lineup="tuco,cheyenne,django", cars="ABC")
 ...        .place("tuco", car=2, level="roof").place("cheyenne", car=2, level="inside")
 ...        .place("django", car=3, level="roof"))
 >>> st = pos.build()                                      # checked: a legal position
@@ -65,13 +65,13 @@ class Decision(NamedTuple):
 class Position:
     """A position under construction.
 
-    Starts as a real setup of game 0 of ``seed`` with the given bandits, cars and rules, then
+    Starts as a real setup of game 0 of ``seed`` with the given line-up, cars and rules, then
     every method changes one thing and returns ``self``; ``build()`` checks the result and
     returns the state.  Methods refuse what can never happen in a game (a token that is not in
     the box, a card the player does not hold, a bandit off the train or inside the Marshal's
     car...)."""
 
-    def __init__(self, players: int = 4, bandits=None, cars=None, rules: Rules | dict | None = None,
+    def __init__(self, players: int = 4, lineup=None, cars=None, rules: Rules | dict | None = None,
                  seed: int = 0):
         rules = check_rules(rules, players)
         if cars is not None:
@@ -83,7 +83,7 @@ class Position:
         self.st = new_states(1)[0]
         init_table(self.st, players, rules.to_array(), np.zeros(players, np.int64),
                    np.zeros((players, 1)))
-        setup_game(self.st, seed, 0, lineup_codes(players, bandits))
+        setup_game(self.st, seed, 0, lineup_codes(players, lineup))
 
     # --- lookups ----------------------------------------------------------------------------
     def bandit(self, who) -> int:

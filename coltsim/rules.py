@@ -104,6 +104,8 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, str):
                 value = (value,) if value else ()
+            if not isinstance(value, (list, tuple)):
+                raise ValueError(f"rule option {name} must be a list of names, got {value!r}")
             object.__setattr__(self, name, tuple(value))
         self._validate()
 

@@ -1,25 +1,202 @@
-"""Validation of what a user asks for (players, line-up, seed, rules), shared by every entry
-point.  Every problem is a ``ValueError`` whose one-line message names the bad value and the
-allowed ones; the kernels never see bad input."""
+"""The setting: what is played, validated once.
+
+A setting is the player count, the line-up (which character each bandit plays), one policy per
+player with the policies' parameters, and the rule options, with an optional label.  Its id is a
+hash of what is played, so the same setting always gets the same id (in a run, an experiment, a
+tournament or a trace), whatever its label and whatever the order of an experiment's settings.
+
+Build one with :func:`make_setting`; every problem is a :class:`FieldError` (a
+``ValueError``) naming the field, e.g. ``players: 7 is not a player count; allowed: 2, 3, 4, 5,
+6 (2 = the two-bandit variant)``.  The runner, traces, tournaments and experiments all take
+settings built here, so no other module validates players, line-ups, policies or rules.
+
+Plain Python and numpy: policy names and parameters are checked against the catalog
+(``coltsim.policies.catalog``), so validating a setting loads no compiled code.
+"""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import itertools
+import json
+import re
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import constants as K
+from .policies import catalog
 from .rules import Rules
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
-RANDOM_BANDIT = "random"
+LINEUP_RANDOM = "random"  # each bandit drawn per game (also one entry of a line-up)
+LINEUP_ALL = "all"  # every ordered line-up of characters in turn
+LINEUP_MODES = (LINEUP_RANDOM, LINEUP_ALL)
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
+_USER_POLICY_TEXT = '"package.module:function"'
 
 
+class FieldError(ValueError):
+    """A bad value of a setting or a run.  ``field`` names it (``players``, ``lineup``,
+    ``policies``, ``params.<policy>``, ``rules``, ``label``, ``setting_id``; ``games``,
+    ``seed``, ``workers`` ...); ``problem`` says what is wrong and what is allowed, in one
+    line."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One validated setting (build it with :func:`make_setting`).
+
+    Attributes
+    ----------
+    id : str
+        ``p<players>-<policy>-<hash>`` (``<policy>`` is ``mixed`` for a mixed table), or the id
+        asked for.
+    players : int
+        2 to 6 (2 = the two-bandit variant).
+    lineup : str or tuple of str
+        ``"random"`` (every bandit drawn per game), ``"all"`` (every ordered line-up of
+        characters in turn: game ``g`` plays line-up ``g % n_lineups``) or one character per
+        bandit, where ``"random"`` draws that bandit.
+    policies : tuple of str
+        One label per player: a built-in name, ``"package.module:function"``, or
+        ``"module:qualname"`` of a function passed from Python.
+    rules : Rules
+        The rule options (the 2-player game always uses the advanced rules).
+    params : tuple
+        Parameters of the policies played, by policy and name:
+        ``((policy, ((name, value), ...)), ...)``, sorted (:meth:`policy_params` as a dict).
+    label : str or None
+        A name for people (reports, tournaments); not part of the id.
+    functions : tuple
+        ``((label, function), ...)`` for policies passed as functions.
+    """
+
+    id: str
+    players: int
+    lineup: str | tuple
+    policies: tuple
+    rules: Rules
+    params: tuple = ()
+    label: str | None = None
+    functions: tuple = dataclasses.field(default=(), compare=False, repr=False)
+
+    @property
+    def n_bandits(self) -> int:
+        return self.players * bandits_per_player(self.players)
+
+    @property
+    def lineup_text(self) -> str:
+        return self.lineup if isinstance(self.lineup, str) else ",".join(self.lineup)
+
+    def policy_params(self) -> dict:
+        """Parameters by policy name: ``{"rollout": {"budget": 32}}``."""
+        return {policy: dict(values) for policy, values in self.params}
+
+    def policy_specs(self) -> list:
+        """One policy per player as the policy registry takes it: a name or the function."""
+        functions = dict(self.functions)
+        return [functions.get(p, p) for p in self.policies]
+
+    def param_rows(self) -> tuple | None:
+        """The players' parameter rows (``N_PARAMS`` numbers each), None when all are 0."""
+        by_name = self.policy_params()
+        rows = [catalog.param_vector(p, by_name.get(p)) for p in self.policies]
+        if not any(row.any() for row in rows):
+            return None
+        return tuple(tuple(float(x) for x in row) for row in rows)
+
+    def lineups(self) -> np.ndarray:
+        """``int64[L, bandits]``: game ``g`` plays row ``g % L``; -1 = drawn at random."""
+        if self.lineup == LINEUP_ALL:
+            return np.array(list(itertools.permutations(range(K.N_CHARACTERS), self.n_bandits)),
+                            np.int64)
+        if self.lineup == LINEUP_RANDOM:
+            return np.full((1, self.n_bandits), -1, np.int64)
+        return lineup_codes(self.players, list(self.lineup))[None, :]
+
+    def as_dict(self) -> dict:
+        """What is played, JSON-ready, as a run's manifest records it."""
+        rows = self.param_rows()
+        return {
+            "players": self.players,
+            "lineup": self.lineup if isinstance(self.lineup, str) else list(self.lineup),
+            "policies": list(self.policies),
+            "params": None if rows is None else [list(row) for row in rows],
+            "rules": self.rules.as_dict(),
+        }
+
+
+def make_setting(players: int = 4, lineup=None, policies=None, rules=None, params=None,
+                 label: str | None = None, setting_id: str | None = None) -> Setting:
+    """Validate a setting; every problem is a one-line :class:`FieldError`.
+
+    Parameters
+    ----------
+    players : int
+        2 to 6 (2 = the two-bandit variant).
+    lineup : None, "random", "all", list of str or comma-separated str
+        Drawn per game (None / "random"), every ordered line-up in turn ("all"), or one
+        character per bandit ("random" entries are drawn).
+    policies : str, list of str or functions
+        One policy for every player or one per player (default "random"): built-in names
+        (``coltsim.policies.catalog``), user policies ``"package.module:function"``, or
+        compiled functions.
+    rules : Rules or dict, optional
+    params : dict, optional
+        Parameters by policy name, e.g. ``{"rollout": {"budget": 128}}`` (default: each
+        policy's defaults; parameters of policies nobody plays are checked, then left out).
+    label : str, optional
+        A name for people; not part of the id.
+    setting_id : str, optional
+        By default ``p<players>-<policy>-<hash>`` of what is played.
+    """
+    players = check_players(players)
+    lineup = _check_lineup(players, lineup)
+    policies, functions = _check_policies(players, policies)
+    rules = check_rules(rules, players)
+    params = _check_params(params, policies, functions)
+    if label is not None and (not isinstance(label, str) or not label.strip()
+                              or "\n" in label or len(label) > 100):
+        raise FieldError("label", f"must be one line of text (at most 100 characters), "
+                                    f"got {label!r}")
+    if setting_id is None:
+        setting_id = _setting_id(players, lineup, policies, rules, params)
+    elif not isinstance(setting_id, str) or not _ID.match(setting_id):
+        raise FieldError("setting_id", f"must be 1-100 letters, digits or _.=+- (starting "
+                                         f"with a letter or digit), got {setting_id!r}")
+    return Setting(setting_id, players, lineup, policies, rules, params, label,
+                   tuple(functions.items()))
+
+
+def _setting_id(players, lineup, policies, rules, params) -> str:
+    """``p<players>-<policy>-<hash>``: the hash covers the player count, the line-up, the
+    policies with their parameters and the rule options that differ from the printed rules, so
+    it stays the same when coltsim gains options."""
+    defaults = Rules().as_dict()
+    changed = {k: v for k, v in rules.as_dict().items() if defaults[k] != v}
+    blob = json.dumps({"players": players, "lineup": lineup, "policies": list(policies),
+                       "rules": changed, "policy_params": {p: dict(v) for p, v in params}},
+                      sort_keys=True)
+    digest = hashlib.sha1(blob.encode()).hexdigest()[:6]
+    tag = policies[0] if len(set(policies)) == 1 else "mixed"
+    tag = re.sub(r"[^A-Za-z0-9]+", "_", tag.split(":")[-1])
+    return f"p{players}-{tag}-{digest}"
+
+
+# --- the fields ---------------------------------------------------------------------------------
 def check_players(players) -> int:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
             MIN_PLAYERS <= players <= MAX_PLAYERS):
-        raise ValueError(f"players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS} "
-                         f"(2 = the two-bandit variant), got {players!r}")
+        allowed = ", ".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS + 1)))
+        raise FieldError("players", f"{players!r} is not a player count; allowed: {allowed} "
+                                      "(2 = the two-bandit variant)")
     return int(players)
 
 
@@ -27,46 +204,128 @@ def bandits_per_player(players: int) -> int:
     return 2 if players == 2 else 1
 
 
-def check_seed(seed, name: str = "seed") -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
-            0 <= seed < 2**63):
-        raise ValueError(f"{name} must be an integer from 0 to 2**63 - 1, got {seed!r}")
-    return int(seed)
-
-
-def lineup_codes(players: int, bandits=None) -> np.ndarray:
+def lineup_codes(players: int, lineup=None) -> np.ndarray:
     """Character codes of every bandit (-1 = drawn at random per game).
 
-    ``bandits``: None (all random), or one name per bandit, where ``"random"`` draws that one."""
+    ``lineup``: None (all random), or one name per bandit (a list or a comma-separated string),
+    where ``"random"`` draws that one."""
     n = players * bandits_per_player(players)
-    if bandits is None:
+    if lineup is None:
         return np.full(n, -1, np.int64)
-    if isinstance(bandits, str):
-        bandits = [b.strip() for b in bandits.split(",") if b.strip()]
-    bandits = [str(b).lower() for b in bandits]
-    if len(bandits) != n:
-        raise ValueError(f"bandits must name {n} bandits for {players} players, got {len(bandits)}: "
-                         f"{', '.join(bandits)}")
-    allowed = K.BANDIT_NAMES + (RANDOM_BANDIT,)
-    for b in bandits:
+    if isinstance(lineup, str):
+        lineup = [b.strip() for b in lineup.split(",") if b.strip()]
+    names = [str(b).strip().lower() for b in lineup]
+    if len(names) != n:
+        raise FieldError("lineup", f"must name {n} bandits for {players} players, got "
+                                     f"{len(names)}: {', '.join(names)}")
+    allowed = K.BANDIT_NAMES + (LINEUP_RANDOM,)
+    for b in names:
         if b not in allowed:
-            raise ValueError(f"unknown bandit {b!r}; allowed: {', '.join(allowed)}")
-    named = [b for b in bandits if b != RANDOM_BANDIT]
+            raise FieldError("lineup", f"unknown bandit {b!r}; allowed: {', '.join(allowed)}")
+    named = [b for b in names if b != LINEUP_RANDOM]
     for b in named:
         if named.count(b) > 1:
-            raise ValueError(f"bandit {b!r} is listed twice; each bandit can play only once")
-    return np.array([-1 if b == RANDOM_BANDIT else K.BANDIT_NAMES.index(b) for b in bandits],
+            raise FieldError("lineup", f"{b!r} is listed twice; each bandit can play only once")
+    return np.array([-1 if b == LINEUP_RANDOM else K.BANDIT_NAMES.index(b) for b in names],
                     np.int64)
 
 
+def _check_lineup(players: int, lineup):
+    if lineup is None:
+        return LINEUP_RANDOM
+    if isinstance(lineup, str) and lineup.strip().lower() in LINEUP_MODES:
+        return lineup.strip().lower()
+    if not isinstance(lineup, (str, list, tuple)) or (
+            not isinstance(lineup, str) and not all(isinstance(b, str) for b in lineup)):
+        raise FieldError("lineup", f"{lineup!r} is not a line-up; allowed: "
+                                     f"{', '.join(LINEUP_MODES)} or one bandit per bandit seat "
+                                     f"from {', '.join(K.BANDIT_NAMES)}")
+    codes = lineup_codes(players, lineup)
+    if (codes < 0).all():
+        return LINEUP_RANDOM
+    return tuple(K.BANDIT_NAMES[c] if c >= 0 else LINEUP_RANDOM for c in codes)
+
+
+def _function_label(fn) -> str:
+    py = getattr(fn, "py_func", fn)
+    return f"{py.__module__}:{py.__qualname__}"
+
+
+def _check_policies(players: int, policies) -> tuple[tuple, dict]:
+    """One label per player, and the functions among them by label."""
+    allowed = f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
+    if policies is None:
+        policies = [LINEUP_RANDOM]
+    elif isinstance(policies, str):
+        policies = [p.strip() for p in policies.split(",") if p.strip()]
+    elif callable(policies):
+        policies = [policies]
+    elif isinstance(policies, (list, tuple)):
+        policies = [p.strip() if isinstance(p, str) else p for p in policies]
+    else:
+        policies = []
+    if not policies or not all(isinstance(p, str) or callable(p) for p in policies):
+        raise FieldError("policies", f"{policies!r} is not a policy list; allowed: {allowed}")
+    if len(policies) == 1:
+        policies = policies * players
+    if len(policies) != players:
+        raise FieldError("policies", f"{len(policies)} policies for {players} players; give "
+                                       "one for every seat or one per player")
+    labels, functions = [], {}
+    for p in policies:
+        if callable(p):
+            label = _function_label(p)
+            functions[label] = p
+        elif catalog.is_policy(p):
+            label = p
+        else:
+            raise FieldError("policies", f"unknown policy {p!r}; allowed: {allowed}")
+        labels.append(label)
+    return tuple(labels), functions
+
+
+def _check_params(params, policies: tuple, functions: dict) -> tuple:
+    if params is None:
+        return ()
+    if not isinstance(params, dict):
+        raise FieldError("params", "must map policy names to tables of parameters by name, "
+                                     f"e.g. {{\"rollout\": {{\"budget\": 32}}}}, got {params!r}")
+    for policy, values in params.items():
+        field = f"params.{policy}"
+        if not catalog.is_policy(policy) and policy not in functions:
+            raise FieldError(field, f"unknown policy; allowed: "
+                                      f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}")
+        if not isinstance(values, dict):
+            raise FieldError(field, f"must be a table of parameters by name, got {values!r}")
+        try:
+            catalog.param_vector(policy, values)
+        except ValueError as e:
+            raise FieldError(field, str(e)) from None
+    return tuple(sorted((p, tuple(sorted((k, _plain(v)) for k, v in params[p].items())))
+                        for p in set(policies) if p in params and params[p]))
+
+
+def _plain(value):
+    """A numpy number as the Python number (the id hashes the parameters as JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def check_rules(rules, players: int) -> Rules:
+    """The rules as a :class:`Rules` that ``players`` players can play."""
     if rules is None:
         rules = Rules()
     elif isinstance(rules, dict):
-        rules = Rules.from_dict(rules)
+        try:
+            rules = Rules.from_dict(rules)
+        except (TypeError, ValueError) as e:
+            raise FieldError("rules", str(e)) from None
     elif not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a coltsim.Rules or a dict of rule options, got {rules!r}")
-    rules.check_players(players)
+        raise FieldError("rules", f"must be a coltsim.Rules or a dict of rule options, "
+                                    f"got {rules!r}")
+    try:
+        rules.check_players(players)
+    except ValueError as e:
+        raise FieldError("rules", str(e)) from None
     if players == 2 and not rules.advanced:
         # The 2-player variant is always played with the advanced rules (RULES.md 11).
         rules = dataclasses.replace(rules, advanced=True)

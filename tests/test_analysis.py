@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from coltsim.analysis import balance, compare, gunslinger, round_cards, seats, stats
-from coltsim.analysis.frames import Frames, concat_frames, setting_labels, win_share
+from coltsim.analysis.frames import concat_results, setting_labels, win_share
+from coltsim.results import Results
 from coltsim.analysis.synthetic import synthetic_results
 
 PLAYERS = (3, 4, 5, 6)
@@ -307,7 +308,7 @@ def test_fixed_deck_has_no_card_rows():
     g = f.games.copy()
     for c in ("round_1", "round_2", "round_3", "round_4", "station"):
         g[c] = g[c].iloc[0]
-    assert round_cards.card_effects(Frames(f.players, g, f.settings)).empty
+    assert round_cards.card_effects(Results(f.players, g, f.settings)).empty
 
 
 # --- Gunslinger --------------------------------------------------------------------------------
@@ -340,7 +341,7 @@ def test_compare_finds_a_planted_change_on_the_same_seeds():
     base = synthetic_results((4,), GAMES, seed=19, setting_prefix="base")
     tuco = synthetic_results((4,), GAMES, seed=19, setting_prefix="tuco",
                              bandit_edge={"tuco": 0.05})
-    f = concat_frames(base, tuco)
+    f = concat_results(base, tuco)
     assert compare.default_pairs(f.settings) == [("base4", "tuco4")]
     t = compare.compare(f).set_index("quantity")
     assert t.loc["win:tuco", "lo"] <= 0.05 <= t.loc["win:tuco", "hi"]
@@ -353,7 +354,7 @@ def test_compare_finds_a_planted_change_on_the_same_seeds():
 def test_compare_of_identical_settings_finds_nothing():
     a = synthetic_results((3,), 2000, seed=20, setting_prefix="a")
     b = synthetic_results((3,), 2000, seed=20, setting_prefix="b")
-    t = compare.compare(concat_frames(a, b))
+    t = compare.compare(concat_results(a, b))
     assert (t["difference"] == 0).all() and not t["significant"].any()
 
 

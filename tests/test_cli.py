@@ -8,7 +8,7 @@ from coltsim.cli import main
 
 def test_trace_to_file_and_show(tmp_path, capsys):
     out = tmp_path / "game.jsonl"
-    assert main(["trace", "--players", "4", "--seed", "7", "--bandits", "ghost,belle,tuco,doc",
+    assert main(["trace", "--players", "4", "--seed", "7", "--lineup", "ghost,belle,tuco,doc",
                  "--out", str(out)]) == 0
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert lines[0]["type"] == "setup" and lines[-1]["type"] == "end"
@@ -27,15 +27,21 @@ def test_trace_to_stdout_is_the_same_game(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["trace", "--players", "7"], "players must be an integer from 2 to 6"),
-    (["trace", "--bandits", "ghost,ghost,tuco,doc"], "listed twice"),
-    (["trace", "--bandits", "ghost,zorro,tuco,doc"], "unknown bandit 'zorro'; allowed: ghost"),
-    (["trace", "--bandits", "ghost,belle"], "must name 4 bandits"),
-    (["trace", "--seed", "-1"], "seed must be an integer from 0"),
-    (["trace", "--policies", "clever"], "unknown policy 'clever'; allowed: random"),
+    (["trace", "--players", "7"], "players: 7 is not a player count; allowed: 2, 3, 4, 5, 6"),
+    (["trace", "--lineup", "ghost,ghost,tuco,doc"], "lineup: 'ghost' is listed twice"),
+    (["trace", "--lineup", "ghost,zorro,tuco,doc"], "unknown bandit 'zorro'; allowed: ghost"),
+    (["trace", "--lineup", "ghost,belle"], "lineup: must name 4 bandits"),
+    (["trace", "--seed", "-1"], "seed: must be an integer from 0"),
+    (["trace", "--policies", "clever"], "policies: unknown policy 'clever'; allowed: random"),
     (["trace", "--rules", '{"rounds": 0}'], "rule option rounds must be in 1..8"),
     (["trace", "--rules", '{"speed": 3}'], "unknown rule option 'speed'"),
     (["trace", "--rules", "{oops"], "not valid JSON"),
+    (["trace", "--rules", "null"], "--rules must be a JSON object"),
+    (["trace", "--params", '{"greedy": {"fire": 1}}'], "params.greedy: policy 'greedy' has no "
+                                                        "parameter 'fire'"),
+    (["trace", "--bandits", "ghost,belle,tuco,doc"], "--bandits is now --lineup"),
+    (["simulate", "--games", "5", "--out", "x", "--bandits", "ghost"], "--bandits is now --lineup"),
+    (["run", "experiments/quickstart.toml", "--n-jobs", "2"], "--n-jobs is now --workers"),
     (["show", "/nonexistent/game.jsonl"], "cannot read trace"),
 ])
 def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
@@ -51,7 +57,7 @@ def test_run_writes_every_file_and_report_rerenders(tmp_path, capsys):
                     '[sweep]\nplayers = [3]\npolicies = ["random"]\n'
                     '[sweep.rules]\ngunslinger_bonus = [1000, 0]\n')
     out = tmp_path / "report"
-    assert main(["run", str(toml), "--out", str(out), "--quiet", "--n-jobs", "1"]) == 0
+    assert main(["run", str(toml), "--out", str(out), "--quiet", "--workers", "1"]) == 0
     for name in ("report.md", "report.html", "manifest.json", "experiment.toml"):
         assert (out / name).stat().st_size > 0, name
     figures = sorted(p.name for p in (out / "figures").glob("*.png"))

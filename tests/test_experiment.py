@@ -1,12 +1,11 @@
 """Experiment files: expansion into settings with stable ids, and one clear error per mistake."""
-import dataclasses
-
 import pytest
 
-from coltsim.experiment import (
+from coltsim.rules import Rules
+from coltsim.setting import FieldError, make_setting
+from coltsim.study.experiment import (
     ANALYSES, ExperimentError, load_experiment, loads_experiment,
 )
-from coltsim.rules import Rules
 
 GOOD = """
 name = "whatif"
@@ -20,7 +19,7 @@ neutral_bullets = 13
 
 [sweep]
 players = [3, 4]
-lineups = ["random"]
+lineup = ["random"]
 policies = ["random"]
 
 [sweep.rules]
@@ -79,34 +78,42 @@ def test_setting_ids_are_stable_and_depend_only_on_what_is_played():
     assert all(s.id.startswith(f"p{s.players}-random-") for s in parse(GOOD).settings)
 
 
-def test_settings_frame_has_the_results_schema():
-    df = parse(GOOD).settings_frame()
-    rule_names = [f.name for f in dataclasses.fields(Rules)]
-    assert list(df.columns) == ["setting", "players", "lineup", "policies"] + rule_names
-    assert df["lineup"].iloc[-1] == "ghost,belle,tuco,doc"
-    assert df["policies"].iloc[0] == "random,random,random"
-    assert list(df["gunslinger_bonus"]) == [1000, 0, 1000, 0, 1000]
+def test_settings_are_the_setting_model():
+    """An experiment's settings are what make_setting builds from the same values: one model,
+    one id scheme, whether a setting comes from a file, a tournament or the Python API."""
+    e = parse(GOOD)
+    assert e.settings[-1] == make_setting(2, ["ghost", "belle", "tuco", "doc"], "random",
+                                          {"neutral_bullets": 13})
+    assert e.settings[0] == make_setting(3, "random", "random",
+                                         {"neutral_bullets": 13, "gunslinger_bonus": 1000})
+    labelled = parse(GOOD.replace('players = 2\n', 'players = 2\nlabel = "two players"\n'))
+    assert labelled.settings[-1].label == "two players"
+    assert labelled.settings[-1].id == e.settings[-1].id  # a label is not part of the id
 
 
-def test_simulate_kwargs_name_the_setting():
-    s = parse(GOOD).settings[-1]
-    kw = s.simulate_kwargs()
-    assert kw["setting_id"] == s.id and kw["players"] == 2
-    assert kw["bandits"] == "ghost,belle,tuco,doc" and kw["params"] is None
+def test_policy_params_reach_the_settings_that_play_the_policy():
+    e = parse('name = "p"\ngames = 1\n[sweep]\nplayers = 4\n'
+              'policies = ["weighted", "random"]\n[policy_params.weighted]\nfire = 0.5\n')
+    weighted, plain = e.settings
+    assert weighted.policy_params() == {"weighted": {"fire": 0.5}}
+    assert plain.policy_params() == {}
+    assert weighted.param_rows()[0][2] == 0.5  # fire is the third weight
 
 
 def test_user_policies_and_all_lineups_are_accepted():
-    e = parse('name = "u"\ngames = 1\n[sweep]\nplayers = [3]\nlineups = ["all"]\n'
+    e = parse('name = "u"\ngames = 1\n[sweep]\nplayers = [3]\nlineup = ["all"]\n'
               'policies = [["mypkg.bots:cautious", "random", "random"]]\n')
     (s,) = e.settings
     assert s.lineup == "all" and s.policies[0] == "mypkg.bots:cautious"
 
 
 def test_overrides_from_the_command_line_are_validated():
-    e = parse(GOOD).with_overrides(games=5, output="/tmp/elsewhere", n_jobs=2)
-    assert e.games == 5 and str(e.output) == "/tmp/elsewhere" and e.n_jobs == 2
+    e = parse(GOOD).with_overrides(games=5, output="/tmp/elsewhere", workers=2)
+    assert e.games == 5 and str(e.output) == "/tmp/elsewhere" and e.workers == 2
     with pytest.raises(ExperimentError, match="games"):
         parse(GOOD).with_overrides(games=0)
+    with pytest.raises(ExperimentError, match="workers: must be a positive integer"):
+        parse(GOOD).with_overrides(workers=-1)
 
 
 def test_load_experiment_reads_a_file_and_keeps_its_text(tmp_path):
@@ -118,8 +125,44 @@ def test_load_experiment_reads_a_file_and_keeps_its_text(tmp_path):
         load_experiment(tmp_path / "missing.toml")
 
 
-def test_experiment_error_is_a_value_error():
-    assert issubclass(ExperimentError, ValueError)
+@pytest.mark.parametrize("fields, key", [
+    ({"players": 7}, "settings[0].players"),
+    ({"lineup": ["ghost", "zorro", "tuco", "doc"]}, "settings[0].lineup"),
+    ({"policies": ["random", "clever"]}, "settings[0].policies"),
+    ({"label": ""}, "settings[0].label"),
+    ({"rules": {"rounds": 0}}, "settings[0].rules.rounds"),
+])
+def test_a_setting_mistake_is_the_setting_models_message_at_its_key(fields, key):
+    """The experiment file does not validate settings itself: make_setting does, and the
+    experiment names the key the bad value came from."""
+    kwargs = {"players": 4, "policies": "random", **fields}
+    with pytest.raises(FieldError) as model:
+        make_setting(**kwargs)
+    toml = "\n".join(f"{k} = {_toml(v)}" for k, v in kwargs.items())
+    message = error_of(f'name = "x"\ngames = 3\n[[settings]]\n{toml}\n')
+    assert message == f"experiments/x.toml: {key}: {model.value.problem}"
+
+
+def _toml(value) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, capsys):
+    from coltsim.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD.replace('policies = ["random"]', 'policies = ["randm"]'))
+    for command in (["run", str(bad)], ["tournament", str(bad)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == (f"coltsim {command[0]}: error: {bad}: sweep.policies: unknown policy "
+                       f"'randm'; allowed: random, greedy, weighted, rollout, aggressive, "
+                       f"cautious, never_fires, never_moves_marshal or "
+                       f"\"package.module:function\"")
 
 
 # --- each class of mistake ---------------------------------------------------------------------
@@ -133,14 +176,19 @@ def test_experiment_error_is_a_value_error():
     ('policies = ["random", "random"]', 'policies = ["random", "random"]\ncolour = "red"',
      "settings[0].colour", ["unknown key"]),
     # bad values
-    ('games = 1000', 'games = 0', "games", ["allowed: 1 to"]),
+    ('games = 1000', 'games = 0', "games", ["must be an integer from 1 to"]),
     ('games = 1000', 'games = "many"', "games", ["must be an integer"]),
-    ('seed = 7', 'seed = -1', "seed", ["allowed: 0 to"]),
+    ('seed = 7', 'seed = -1', "seed", ["must be an integer from 0 to"]),
+    ('seed = 7', 'seed = 7\nworkers = -1', "workers", ["leave it out for every core"]),
+    ('seed = 7', 'seed = 7\nn_jobs = 2', "n_jobs", ["renamed; write workers"]),
+    ('lineup = ["random"]', 'lineups = ["random"]', "sweep.lineups",
+     ["renamed; write lineup"]),
     ('analyses = ["balance", "compare"]', 'analyses = ["balance", "luck"]', "analyses",
      ["unknown analysis 'luck'", "allowed: balance, seats, gunslinger, round_cards, compare"]),
     ('seed = 7', 'seed = 7\ncorrection = "bonferroni"', "correction", ["allowed: holm, bh"]),
     ('seed = 7', 'seed = 7\nbackend = "spark"', "backend", ["allowed: loky"]),
-    ('seed = 7', 'seed = 7\nscheduler = "tcp://h:1"', "scheduler", ["backend = \"dask\""]),
+    ('seed = 7', 'seed = 7\nscheduler = "tcp://h:1"', "scheduler",
+     ["only used with backend 'dask'"]),
     ('neutral_bullets = 13', 'neutral_bullets = -5', "rules.neutral_bullets", ["-1..1000"]),
     ('gunslinger_bonus = [1000, 0]', 'gunslinger_bonus = [1000, "lots"]',
      "sweep.rules.gunslinger_bonus", ["must be an integer"]),
@@ -152,6 +200,7 @@ def test_experiment_error_is_a_value_error():
     # impossible combinations
     ('players = [3, 4]', 'players = [3, 7]', "sweep.players",
      ["7 is not a player count", "allowed: 2, 3, 4, 5, 6"]),
+    ('lineup = ["random"]', 'lineup = [5]', "sweep.lineup", ["5 is not a line-up"]),
     ('"ghost", "belle", "tuco", "doc"', '"ghost", "belle", "tuco", "ghost"',
      "settings[0].lineup", ["'ghost' is listed twice"]),
     ('"ghost", "belle", "tuco", "doc"', '"ghost", "belle", "tuco", "zorro"',
@@ -172,6 +221,11 @@ def test_experiment_error_is_a_value_error():
      ["the same setting as sweep"]),
     ('[rules]', '[policy_params.nobody]\nx = 1\n[rules]', "policy_params.nobody",
      ["unknown policy"]),
+    ('[rules]', '[policy_params.random]\nx = 1\n[rules]', "policy_params.random",
+     ["policy 'random' has no parameter 'x'"]),
+    ('[rules]', '[policy_params.greedy]\n[rules]', "policy_params.greedy",
+     ["no setting plays this policy"]),
+    ('neutral_bullets = 13', 'abilities = 5', "rules.abilities", ["must be a list of names"]),
 ])
 def test_each_mistake_gives_one_clear_line(old, new, key, words):
     assert old in GOOD
@@ -187,7 +241,7 @@ def test_structural_mistakes():
     assert ": games: missing" in error_of('name = "x"\n[sweep]\nplayers = 4\n')
     assert ": sweep: no settings" in error_of('name = "x"\ngames = 3\n')
     assert ": sweep.players: missing" in error_of('name = "x"\ngames = 3\n[sweep]\n'
-                                                  'lineups = ["random"]\n')
+                                                  'lineup = ["random"]\n')
     assert "also set in [rules]" in error_of(GOOD.replace("neutral_bullets = 13",
                                                           "gunslinger_bonus = 500"))
     one = 'name = "x"\ngames = 3\nanalyses = ["compare"]\n[sweep]\nplayers = 4\n'

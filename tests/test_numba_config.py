@@ -13,7 +13,8 @@ from numba.core.runtime import context
 methods = [lowering.Lower.lower_assign, lowering.Lower.storevar, lowering.Lower.delvar,
            callconv.CPUCallConv.return_status_propagate, context.NRTContext._call_incref_decref]
 import coltsim, coltsim.playout, coltsim.policies
-coltsim.simulate(3, players=4, policies="greedy", workers=1, backend="threading", quiet=True)
+coltsim.simulate(coltsim.make_setting(4, policies="greedy"), 3, workers=1, backend="threading",
+                 progress=False)
 after = snapshot()
 print(json.dumps({"changed": sorted(k for k in before if before[k] != after[k]),
                   "patched": sum(a is not b for a, b in zip(methods, [

@@ -22,7 +22,9 @@ from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.observe import observe, pile_revealed, sample_world
 from coltsim.policies import view as V
 from coltsim.rules import Rules
-from coltsim.tournament import run_ladder, tournament
+from coltsim.setting import make_setting
+from coltsim.study.tournament import tournament, tournament_file
+from coltsim.traces.trace import trace_game
 
 jit = numba.njit(cache=True)
 
@@ -421,13 +423,19 @@ ROBBER = f"{__name__}:robber"
 CHECKER = f"{__name__}:sees_no_hidden_cards"
 
 
+def play(policies, games, seed=0, params=None, label=None):
+    """A tournament of one table, in this process."""
+    table = make_setting(len(policies), policies=policies, params=params, label=label)
+    return tournament(table, games, seed, workers=1, backend="threading")
+
+
 def test_user_policy_from_python():
-    df = tournament({"t": [robber, sees_no_hidden_cards, "random", "random"]}, games=20, seed=4)
+    df = play([robber, sees_no_hidden_cards, "random", "random"], 20, seed=4, label="t")
     row = df.set_index("policy").loc[ROBBER]
-    assert row["seats"] == 1 and row["games"] == 80
+    assert row["seats"] == 1 and row["games"] == 80 and df["table"].iloc[0] == "t"
     assert row["win_rate"] > 0.5  # a sensible policy beats random players
-    df = tournament([robber, sees_no_hidden_cards, "greedy", "rollout"], games=2,
-                    params={"rollout": {"budget": 3, "horizon": 1}})
+    df = play([robber, sees_no_hidden_cards, "greedy", "rollout"], 2,
+              params={"rollout": {"budget": 3, "horizon": 1}})
     assert len(df) == 4
 
 
@@ -437,20 +445,21 @@ def test_user_policy_from_a_config(tmp_path):
 name = "user"
 seed = 3
 games = 10
+backend = "threading"
+workers = 1
 
 [[settings]]
 players = 3
 policies = ["{ROBBER}", "{CHECKER}", "greedy"]
 ''')
-    df = run_ladder(path)
+    df = tournament_file(path)
     assert set(df["policy"]) == {ROBBER, CHECKER, "greedy"}
     assert df["win_rate"].sum() == pytest.approx(1.0)
 
 
 def test_user_policy_out_of_range_is_reported():
-    with pytest.raises(ValueError, match="outside"):
-        tournament([robber, sees_no_hidden_cards, "random"], games=2,
-                   params={CHECKER: {"p0": 1}})
+    with pytest.raises(ValueError, match="a user policy chose an option that does not exist"):
+        play([robber, sees_no_hidden_cards, "random"], 2, params={CHECKER: {"p0": 1}})
 
 
 # --- registry -----------------------------------------------------------------------------------
@@ -480,12 +489,10 @@ def test_registry_names_presets_and_parameters():
 
 
 def test_never_fires_never_plays_fire_when_it_has_a_choice():
-    from coltsim.trace import trace_game
-
     fires = others = 0
+    table = make_setting(4, policies=["never_fires", "random", "random", "random"])
     for g in range(4):
-        lines = trace_game(players=4, seed=9, game_index=g,
-                           policies=["never_fires", "random", "random", "random"])
+        lines = trace_game(table, seed=9, game_index=g)
         fires += sum(1 for x in lines if x["type"] == "plan" and x["player"] == 0
                      and x.get("card") == "fire")
         others += sum(1 for x in lines if x["type"] == "plan" and x["player"] != 0
@@ -496,9 +503,10 @@ def test_never_fires_never_plays_fire_when_it_has_a_choice():
 # --- the strength ladder (slow) -------------------------------------------------------------------
 @pytest.mark.slow
 def test_strength_ladder():
-    df = tournament({"g": ["greedy", "random", "random", "random"],
-                     "r": ["rollout", "greedy", "greedy", "greedy"]}, games=60, seed=1,
-                    params={"rollout": {"budget": 32}})
+    tables = [make_setting(4, policies=["greedy", "random", "random", "random"], label="g"),
+              make_setting(4, policies=["rollout", "greedy", "greedy", "greedy"], label="r",
+                           params={"rollout": {"budget": 32}})]
+    df = tournament(tables, games=60, seed=1)
     top = df[df["seats"] == 1].set_index("table")
     assert top.loc["g", "ci_low"] > 0.25
     assert top.loc["r", "ci_low"] > 0.25

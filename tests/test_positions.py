@@ -22,7 +22,7 @@ def test_module_docstring_example_runs():
 
 def four():
     # loco(Marshal) | A | B | C | D, bandits placed by each test
-    return Position(players=4, bandits="ghost,belle,tuco,doc", cars="ABCD")
+    return Position(players=4, lineup="ghost,belle,tuco,doc", cars="ABCD")
 
 
 def test_builds_what_it_is_told():

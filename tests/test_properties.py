@@ -157,7 +157,8 @@ search = [dict(players=4, policies=["rollout", "weighted", "random", "random"],
                params={"rollout": {"budget": 4}})]
 def play(cases, games):
     for case in cases:
-        coltsim.simulate(games, workers=1, backend="threading", quiet=True, check=True, **case)
+        coltsim.simulate(coltsim.make_setting(**case), games, workers=1, backend="threading",
+                         progress=False, check=True)
 def allocations(cases, games):
     before = rtsys.get_allocation_stats()
     play(cases, games)

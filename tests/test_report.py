@@ -1,18 +1,20 @@
 """The report builder writes every file from saved results, and each plot helper draws on the
 axes it is given (Agg backend, set in conftest)."""
+import html as htmllib
+import json
 import re
 
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from coltsim import plots
 from coltsim.analysis import balance, compare, gunslinger, round_cards, seats
-from coltsim.analysis.frames import concat_frames, read_frames, write_frames
+from coltsim.analysis.frames import concat_results
 from coltsim.analysis.synthetic import synthetic_results
-from coltsim.experiment import loads_experiment
-from coltsim import report as report_mod
-from coltsim.report import build_report, render_from_folder
+from coltsim.study import plots
+from coltsim.study.experiment import loads_experiment
+from coltsim.study.report import build_report as _build_report
+from coltsim.study.report import render_from_folder
 
 EXPERIMENT = """
 name = "tiny"
@@ -27,9 +29,8 @@ gunslinger_bonus = [1000, 500]
 """
 
 
-@pytest.fixture(autouse=True)
-def small_figures(monkeypatch):
-    monkeypatch.setattr(report_mod, "DPI", 40)  # the same figures, fewer pixels to draw
+def build_report(*args, **kwargs):
+    return _build_report(*args, dpi=40, **kwargs)  # the same figures, fewer pixels to draw
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def results():
                              bandit_edge={"tuco": 0.05})
     half = synthetic_results((4,), 1500, seed=5, setting_prefix="half", gunslinger_bonus=500,
                              bandit_edge={"tuco": 0.05}, card_score={"braking": 300})
-    return concat_frames(base, half)
+    return concat_results(base, half)
 
 
 EXPECTED_FIGURES = {
@@ -78,7 +79,7 @@ def test_build_report_writes_every_file(results, tmp_path):
     assert html.startswith("<!DOCTYPE html>") and "</html>" in html
     # The headline a designer can quote, and the correction used.
     assert report.headline[0].startswith("Tuco is the strongest bandit")
-    assert report.headline[0] in md and report.headline[0] in html.replace("&#x27;", "'")
+    assert report.headline[0] in md and report.headline[0] in htmllib.unescape(html)
     assert "Benjamini-Hochberg" in md and "Benjamini-Hochberg" in html
     assert "# coltsim report: tiny" in md
 
@@ -95,20 +96,20 @@ def test_report_names_holm_by_default_and_can_leave_analyses_out(results, tmp_pa
         build_report(results)
 
 
-def test_render_from_folder_rerenders_from_saved_data(results, tmp_path):
-    folder = tmp_path / "reports" / "tiny"
-    write_frames(results, folder / "data")
-    (folder / "experiment.toml").write_text(EXPERIMENT.replace('correction = "bh"',
-                                                               'analyses = ["balance"]'))
-    report = render_from_folder(folder)
-    assert (folder / "report.md").exists() and (folder / "figures" / "balance_effects.png").exists()
-    assert report.title == "coltsim report: tiny"
-    saved = read_frames(folder / "data")
-    assert len(saved.players) == len(results.players)
-    with pytest.raises(ValueError, match="no saved results"):
-        render_from_folder(tmp_path)
-    with pytest.raises(ValueError, match="no such report folder"):
-        render_from_folder(tmp_path / "nope")
+def test_rendering_escapes_and_marks_code(tmp_path):
+    from coltsim.study.report import render
+    from coltsim.study.report.document import Report, Section, Table
+
+    table = pd.DataFrame({"a|b": ["<x>"], "c": ["1 & 2"]})
+    report = Report("t <1>", "", ["Belle's \"edge\""],
+                    [Section("S", ["use `coltsim run` <now>", Table("n", "cap", table, table)])],
+                    tmp_path)
+    page = render.html(report)
+    assert "<title>t &lt;1&gt;</title>" in page and "&lt;x&gt;" in page and "1 &amp; 2" in page
+    assert "<p>use <code>coltsim run</code> &lt;now&gt;</p>" in page
+    assert "Belle&#39;s &#34;edge&#34;" in page
+    md = render.markdown(report)
+    assert "| a\\|b | c |" in md and "Full table: [tables/n.csv](tables/n.csv)" in md
 
 
 # --- plot helpers --------------------------------------------------------------------------------
@@ -190,6 +191,7 @@ def test_card_and_gunslinger_plots(results):
 def test_report_from_a_real_runner_folder(tmp_path):
     # The runner's own tables and manifest (not synthetic ones): the schema the analyses read.
     import coltsim
+    from coltsim.runs.runner import engine_hash
 
     experiment = loads_experiment('name = "real"\ngames = 300\nseed = 3\n'
                                   'analyses = ["balance", "compare"]\n[sweep]\n'
@@ -197,11 +199,16 @@ def test_report_from_a_real_runner_folder(tmp_path):
                                   "real.toml")
     folder = tmp_path / "reports" / "real"
     for s in experiment.settings:
-        coltsim.simulate(experiment.games, seed=experiment.seed, folder=folder / "data",
-                         workers=1, backend="threading", quiet=True, **s.simulate_kwargs())
+        coltsim.simulate_to_folder(s, experiment.games, folder / "data", seed=experiment.seed,
+                                   workers=1, backend="threading", progress=False)
     (folder / "experiment.toml").write_text(experiment.text)
     report = render_from_folder(folder)
     assert (folder / "report.html").exists() and (folder / "tables" / "compare.csv").exists()
+    assert json.loads((folder / "manifest.json").read_text())["engine"] == engine_hash()
+    with pytest.raises(ValueError, match="no saved results"):
+        render_from_folder(tmp_path)
+    with pytest.raises(ValueError, match="no such report folder"):
+        render_from_folder(tmp_path / "nope")
     compared = pd.read_csv(folder / "tables" / "compare.csv")
     assert set(compared["n_pairs"][compared["group"] == "game"]) == {300}
     assert report.headline and "gunslinger_bonus=0" in (folder / "report.md").read_text()

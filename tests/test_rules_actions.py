@@ -13,7 +13,7 @@ from coltsim.positions import Position, bandit_id, loot_of, loot_on, play_card, 
 def position(bandits="ghost,cheyenne,tuco,doc", **rules):
     """A train of one car per bandit, all loot back in the box, the Marshal in the locomotive."""
     n = bandits.count(",") + 1
-    return Position(players=n, bandits=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
+    return Position(players=n, lineup=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
 
 
 def ids(st, *names):
@@ -101,7 +101,7 @@ def test_fire_on_the_roof_hits_the_nearest_occupied_roof_in_each_direction():
     # Forward: car A is empty, the nearest occupied roof is the locomotive's (2 cars away).
     # Back: Cheyenne (2 cars away) hides Django; Belle inside car C neither blocks nor counts;
     # Doc on Ghost's own roof is neither a target nor an obstacle.
-    pos = Position(players=6, bandits="ghost,belle,cheyenne,tuco,django,doc", cars="ABCDEF")
+    pos = Position(players=6, lineup="ghost,belle,cheyenne,tuco,django,doc", cars="ABCDEF")
     pos.place("ghost", 2, "roof").place("doc", 2, "roof").place("tuco", 0, "roof")
     pos.place("belle", 3, "inside").place("cheyenne", 4, "roof").place("django", 6, "roof")
     st = pos.build()
@@ -193,7 +193,7 @@ def test_robbery_takes_a_purse_blind():
     # Doc never chooses which purse; over several games he gets either.
     taken = set()
     for seed in range(24):
-        pos = Position(players=3, bandits="ghost,cheyenne,doc", cars="ABC", seed=seed).clear_loot()
+        pos = Position(players=3, lineup="ghost,cheyenne,doc", cars="ABC", seed=seed).clear_loot()
         pos.place("doc", 2).place("ghost", 3).place("cheyenne", 3)
         pos.put("purse", 2, value=250)
         pos.put("purse", 2, value=500)
@@ -272,7 +272,7 @@ def test_punch_drops_a_random_purse():
     dropped = set()
     for seed in range(24):
         # M loco | A | B(Doc, Ghost with $250 and $500 purses) | C
-        pos = Position(players=3, bandits="ghost,cheyenne,doc", cars="ABC", seed=seed).clear_loot()
+        pos = Position(players=3, lineup="ghost,cheyenne,doc", cars="ABC", seed=seed).clear_loot()
         pos.place("doc", 2).place("ghost", 2).place("cheyenne", 3)
         pos.give("ghost", "purse", value=250)
         pos.give("ghost", "purse", value=500)

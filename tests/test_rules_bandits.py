@@ -16,7 +16,7 @@ ALL_ABILITIES = K.BANDIT_NAMES
 
 def position(bandits, **rules):
     n = bandits.count(",") + 1
-    return Position(players=n, bandits=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
+    return Position(players=n, lineup=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
 
 
 def received(st, who):

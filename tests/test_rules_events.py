@@ -10,7 +10,7 @@ from coltsim.positions import Position, bandit_id, loot_of, loot_on, run_event, 
 
 def position(bandits="ghost,cheyenne,tuco,doc", **rules):
     n = bandits.count(",") + 1
-    return Position(players=n, bandits=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
+    return Position(players=n, lineup=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
 
 
 def neutral(st, *names):
@@ -155,7 +155,7 @@ def test_pickpocketing_takes_a_purse_blind():
     taken = set()
     for seed in range(24):
         # M loco | A | B(Doc inside; purses of $250 and $500) | C(Ghost, Cheyenne)
-        pos = Position(players=3, bandits="ghost,cheyenne,doc", cars="ABC", seed=seed).clear_loot()
+        pos = Position(players=3, lineup="ghost,cheyenne,doc", cars="ABC", seed=seed).clear_loot()
         pos.place("doc", 2).place("ghost", 3).place("cheyenne", 3)
         pos.put("purse", 2, value=250)
         pos.put("purse", 2, value=500)

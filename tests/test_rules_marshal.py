@@ -18,7 +18,7 @@ NEUTRAL_CARD = K.BULLET + 8 * K.NEUTRAL
 
 def position(bandits="ghost,cheyenne,tuco,doc", **rules):
     n = bandits.count(",") + 1
-    return Position(players=n, bandits=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
+    return Position(players=n, lineup=bandits, cars="ABCDEF"[:n], rules=rules or None).clear_loot()
 
 
 def neutral(st, who):

@@ -20,7 +20,7 @@ SIX_CARDS = ["move", "move", "floor", "floor", "fire", "rob"]
 
 def round_of(card, players=4, first=0, cards=SIX_CARDS, **rules):
     """Every player holds ``cards``; ``card`` is the round card; ``first`` is First Player."""
-    pos = Position(players=players, bandits=",".join(LINEUP[:players]), cars="ABCDEF"[:players],
+    pos = Position(players=players, lineup=",".join(LINEUP[:players]), cars="ABCDEF"[:players],
                    rules=rules or None)
     pos.round_card(card).first_player(first)
     for p in range(players):
@@ -41,7 +41,7 @@ def test_each_round_starts_with_a_fresh_hand_of_six_from_the_whole_deck():
     hands = set()
     bullet_drawn = False
     for seed in range(12):
-        pos = Position(players=3, bandits="cheyenne,belle,tuco", cars="ABC", seed=seed)
+        pos = Position(players=3, lineup="cheyenne,belle,tuco", cars="ABC", seed=seed)
         st = pos.shot("cheyenne", "tuco", 6).build()
         deal(st)
         assert [int(st.ncards[p, Z_HAND]) for p in range(3)] == [6, 6, 6]
@@ -179,7 +179,7 @@ def test_bullet_cards_cannot_be_played():
 
 def test_a_hand_of_bullets_must_draw():
     # Cheyenne (player 0, first) holds only two bullet cards: she draws without being asked.
-    pos = Position(players=3, bandits="cheyenne,belle,tuco", cars="ABC").round_card("braking")
+    pos = Position(players=3, lineup="cheyenne,belle,tuco", cars="ABC").round_card("braking")
     pos.first_player(0).shot("tuco", "cheyenne", 2).hand("cheyenne", ["bullet", "bullet"])
     pos.stack("cheyenne", ["fire", "rob", "punch"])
     st = pos.hand("belle", ["move"]).hand("tuco", ["move"]).build()
@@ -192,7 +192,7 @@ def test_a_player_who_can_neither_play_nor_draw_passes():
     """Not reachable with the base game's 10 action cards and at most 5 plays a round (all ten
     would have to be on the pile already), so the position is forced: Cheyenne's action cards
     are all on the pile, her hand is two bullet cards and her deck is empty."""
-    pos = Position(players=3, bandits="cheyenne,belle,tuco", cars="ABC").round_card("braking")
+    pos = Position(players=3, lineup="cheyenne,belle,tuco", cars="ABC").round_card("braking")
     pos.first_player(0).on_pile("cheyenne", list(K.CARD_NAMES[k] for k in K.ACTION_DECK))
     pos.shot("tuco", "cheyenne", 2).hand("cheyenne", ["bullet", "bullet"])
     st = pos.hand("belle", ["move"]).hand("tuco", ["move"]).build()
@@ -220,7 +220,7 @@ def test_stealin_resolves_in_play_order_against_the_position_as_it_is_then():
     # M loco | A(Tuco roof) | B(Cheyenne inside) | C(Belle inside)
     # Cheyenne's Move is played before Belle's Fire: when the Fire resolves Cheyenne has left
     # car B, so Belle has nobody to shoot and her card does nothing.
-    pos = Position(players=3, bandits="cheyenne,belle,tuco", cars="ABC").round_card("braking")
+    pos = Position(players=3, lineup="cheyenne,belle,tuco", cars="ABC").round_card("braking")
     pos.first_player(0).place("cheyenne", 2).place("belle", 3).place("tuco", 1, "roof")
     pos.hand("cheyenne", ["move"]).hand("belle", ["fire"]).hand("tuco", ["floor"])
     st = pos.build()
@@ -241,7 +241,7 @@ def test_stealin_resolves_in_play_order_against_the_position_as_it_is_then():
 @pytest.mark.parametrize("card", ["tunnel", "bridge"])
 def test_after_the_event_the_next_player_becomes_first_player(card):
     # loco M | A(Cheyenne roof) | B(Belle inside) | C(Tuco roof)
-    pos = Position(players=3, bandits="cheyenne,belle,tuco", cars="ABC").first_player(2)
+    pos = Position(players=3, lineup="cheyenne,belle,tuco", cars="ABC").first_player(2)
     pos.place("cheyenne", 1, "roof").place("belle", 2).place("tuco", 3, "roof")
     st = pos.round_card(card, 1).build()
     bandits, loot = st.bandit.copy(), st.loot.copy()
@@ -252,7 +252,7 @@ def test_after_the_event_the_next_player_becomes_first_player(card):
 
 
 def test_the_game_ends_after_the_fifth_round():
-    pos = Position(players=3, bandits="cheyenne,belle,tuco", cars="ABC")
+    pos = Position(players=3, lineup="cheyenne,belle,tuco", cars="ABC")
     st = pos.round_card("hostage_taking", 4).build()
     run_event(st, "hostage_taking")
     assert st.game[G_PHASE] == PH_OVER

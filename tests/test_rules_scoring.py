@@ -9,7 +9,7 @@ BANDITS = ("cheyenne", "belle", "tuco", "doc")
 
 def position(**rules):
     """Four bandits, no loot anywhere, nobody has fired."""
-    return Position(players=4, bandits=",".join(BANDITS), cars="ABCD",
+    return Position(players=4, lineup=",".join(BANDITS), cars="ABCD",
                     rules=rules or None).clear_loot()
 
 

@@ -15,19 +15,28 @@ import pytest
 
 import coltsim
 from coltsim import constants as K
-from coltsim import results as R
-from coltsim import runner
 from coltsim.cli import main
 from coltsim.engine.scoring import RG_FAIL
-from coltsim.engine.state import N_PARAMS
+from coltsim.results import PLAYER_COLUMNS, STATIONS, game_columns
+from coltsim.runs import chunk, storage
+from coltsim.setting import make_setting
 
 GAMES = 2000
+P4 = make_setting(4)  # four random players, bandits drawn per game
+
+
+def simulate(games=GAMES, setting=P4, **kwargs):
+    return coltsim.simulate(setting, games, progress=False, **kwargs)
+
+
+def to_folder(folder, games=GAMES, setting=P4, **kwargs):
+    return coltsim.simulate_to_folder(setting, games, folder, progress=False, **kwargs)
 
 
 @pytest.fixture(scope="module")
 def baseline():
     """2,000 four-player games in one chunk, in this process."""
-    return coltsim.simulate(GAMES, seed=7, workers=1, chunk_size=GAMES, quiet=True)
+    return simulate(seed=7, workers=1, chunk_size=GAMES)
 
 
 def assert_same(a, b):
@@ -43,13 +52,12 @@ def assert_same(a, b):
     (1, 450, "loky"),
 ])
 def test_same_data_whatever_workers_chunks_and_backend(baseline, workers, chunk_size, backend):
-    r = coltsim.simulate(GAMES, seed=7, workers=workers, chunk_size=chunk_size, backend=backend,
-                         quiet=True)
+    r = simulate(seed=7, workers=workers, chunk_size=chunk_size, backend=backend)
     assert_same(r, baseline)
 
 
 def test_folder_holds_the_same_data_as_memory(baseline, tmp_path):
-    info = coltsim.simulate(GAMES, seed=7, folder=tmp_path, chunk_size=600, workers=2, quiet=True)
+    info = to_folder(tmp_path, seed=7, chunk_size=600, workers=2)
     assert (info.chunks, info.chunks_run, info.games_run) == (4, 4, GAMES)
     assert_same(coltsim.load_results(tmp_path), baseline)
     files = sorted(p.name for p in (tmp_path / "games" / info.setting_id).iterdir())
@@ -63,36 +71,36 @@ def test_folder_holds_the_same_data_as_memory(baseline, tmp_path):
 
 
 def test_other_seed_gives_other_games(baseline):
-    r = coltsim.simulate(200, seed=8, workers=1, quiet=True)
+    r = simulate(200, seed=8, workers=1)
     assert not r.players["score"].equals(baseline.players["score"][:800].reset_index(drop=True))
 
 
 # --- resume -------------------------------------------------------------------------------------
 
 def test_resume_after_lost_chunks(baseline, tmp_path):
-    info = coltsim.simulate(GAMES, seed=7, folder=tmp_path, chunk_size=500, workers=1, quiet=True)
+    info = to_folder(tmp_path, seed=7, chunk_size=500, workers=1)
     sid = info.setting_id
     # A kill can leave: a chunk with no file, a chunk with only its players file, a temporary.
-    R.chunk_path(tmp_path, "players", sid, 1).unlink()
-    R.chunk_path(tmp_path, "games", sid, 1).unlink()
-    R.chunk_path(tmp_path, "games", sid, 3).unlink()
-    tmp = R.chunk_path(tmp_path, "games", sid, 2).with_name(".chunk-000002.parquet.ab.tmp")
+    storage.chunk_path(tmp_path, "players", sid, 1).unlink()
+    storage.chunk_path(tmp_path, "games", sid, 1).unlink()
+    storage.chunk_path(tmp_path, "games", sid, 3).unlink()
+    tmp = storage.chunk_path(tmp_path, "games", sid, 2).with_name(".chunk-000002.parquet.ab.tmp")
     tmp.write_bytes(b"half a file")
     partial = coltsim.load_results(tmp_path)
     assert sorted(set(partial.games["game"] // 500)) == [0, 2]
     assert len(partial.players) == 4 * len(partial.games)
 
-    again = coltsim.simulate(GAMES, seed=7, folder=tmp_path, workers=2, quiet=True)
+    again = to_folder(tmp_path, seed=7, workers=2)
     assert (again.chunks_run, again.games_run) == (2, 1000)
     assert not tmp.exists()
     assert_same(coltsim.load_results(tmp_path), baseline)
-    done = coltsim.simulate(GAMES, seed=7, folder=tmp_path, workers=1, quiet=True)
+    done = to_folder(tmp_path, seed=7, workers=1)
     assert done.chunks_run == 0
 
 
 def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
     written = []
-    real_write = R.write_chunk
+    real_write = storage.write_chunk
 
     def failing_write(folder, sid, chunk, tables):
         if len(written) == 2:
@@ -100,12 +108,12 @@ def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
         written.append(chunk)
         real_write(folder, sid, chunk, tables)
 
-    monkeypatch.setattr(R, "write_chunk", failing_write)
+    monkeypatch.setattr(storage, "write_chunk", failing_write)
     with pytest.raises(KeyboardInterrupt):
-        coltsim.simulate(GAMES, seed=7, folder=tmp_path, chunk_size=400, workers=1, quiet=True)
-    monkeypatch.setattr(R, "write_chunk", real_write)
+        to_folder(tmp_path, seed=7, chunk_size=400, workers=1)
+    monkeypatch.setattr(storage, "write_chunk", real_write)
     assert len(coltsim.load_results(tmp_path).games) == 800
-    again = coltsim.simulate(GAMES, seed=7, folder=tmp_path, chunk_size=400, workers=1, quiet=True)
+    again = to_folder(tmp_path, seed=7, chunk_size=400, workers=1)
     assert again.chunks_run == 3
     assert_same(coltsim.load_results(tmp_path), baseline)
 
@@ -135,9 +143,9 @@ def test_resume_after_kill_or_ctrl_c(tmp_path, baseline, sig):
         assert proc.returncode == 130
         assert "interrupted; finished chunks are kept" in err
     assert len(coltsim.load_results(tmp_path).games) < games
-    info = coltsim.simulate(games, seed=3, folder=tmp_path, workers=2, quiet=True)
+    info = to_folder(tmp_path, games, seed=3, workers=2)
     assert 0 < info.chunks_run < games // chunk
-    whole = coltsim.simulate(games, seed=3, workers=2, chunk_size=8000, quiet=True)
+    whole = simulate(games, seed=3, workers=2, chunk_size=8000)
     assert_same(coltsim.load_results(tmp_path), whole)
 
 
@@ -147,41 +155,56 @@ def test_resume_after_kill_or_ctrl_c(tmp_path, baseline, sig):
     ({"seed": 8}, "seed"),
     ({"games": 1500}, "games"),
     ({"chunk_size": 250}, "chunk_size"),
-    ({"rules": coltsim.Rules(neutral_bullets=-1)}, "rules.neutral_bullets"),
-    ({"policies": "random,random,random,random", "params": np.ones((4, N_PARAMS))}, "params"),
+    ({"setting": make_setting(4, policies="weighted", rules={"neutral_bullets": -1},
+                              setting_id="base")},
+     "rules.neutral_bullets"),
+    ({"setting": make_setting(4, policies="weighted", setting_id="base",
+                              params={"weighted": {"fire": 0.5}})}, "params"),
 ])
 def test_manifest_mismatch_is_refused(tmp_path, change, field):
-    kwargs = dict(seed=7, folder=tmp_path, chunk_size=500, workers=1, quiet=True,
-                  setting_id="base")
-    coltsim.simulate(1000, **kwargs)
+    kwargs = dict(seed=7, chunk_size=500, workers=1, setting=make_setting(4, policies="weighted",
+                                                                            setting_id="base"))
+    to_folder(tmp_path, 1000, **kwargs)
     games = change.pop("games", 1000)
     with pytest.raises(ValueError, match=rf"manifest.json does not match this run: "
                                          rf"settings\.base\.{field} is"):
-        coltsim.simulate(games, **{**kwargs, **change})
+        to_folder(tmp_path, games, **{**kwargs, **change})
+
+
+def test_a_new_label_is_recorded_not_refused(tmp_path):
+    to_folder(tmp_path, 300, setting=make_setting(4, setting_id="s"), workers=1)
+    info = to_folder(tmp_path, 300, setting=make_setting(4, setting_id="s", label="four"),
+                     workers=1)
+    assert info.chunks_run == 0
+    r = coltsim.load_results(tmp_path)
+    assert list(r.settings["label"]) == ["four"] and len(r.games) == 300
 
 
 def test_manifest_version_mismatch_is_refused(tmp_path):
-    coltsim.simulate(100, folder=tmp_path, workers=1, quiet=True)
+    to_folder(tmp_path, 100, workers=1)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     manifest["rules_version"] = "0"
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(ValueError, match="rules_version is '0' there but"):
-        coltsim.simulate(100, folder=tmp_path, workers=1, quiet=True)
+        to_folder(tmp_path, 100, workers=1)
+    manifest["format"] = 1  # written by an older coltsim: refused with what to do
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="format 1 was written by another version"):
+        coltsim.load_results(tmp_path)
 
 
 def test_folder_without_manifest_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not empty and holds no manifest.json"):
-        coltsim.simulate(100, folder=tmp_path, workers=1, quiet=True)
+        to_folder(tmp_path, 100, workers=1)
     with pytest.raises(ValueError, match="not a coltsim results folder"):
         coltsim.load_results(tmp_path)
 
 
 def test_several_settings_share_a_folder(tmp_path):
-    a = coltsim.simulate(300, players=3, seed=1, folder=tmp_path, workers=1, quiet=True,
-                         setting_id="three")
-    b = coltsim.simulate(200, players=5, seed=1, folder=tmp_path, workers=1, quiet=True,
-                         rules=coltsim.Rules(rounds=3), setting_id="five")
+    three_rounds = make_setting(5, rules=coltsim.Rules(rounds=3), setting_id="five")
+    a = to_folder(tmp_path, 300, make_setting(3, setting_id="three"), seed=1, workers=1)
+    b = to_folder(tmp_path, 200, three_rounds, seed=1, workers=1)
     assert (a.setting_id, b.setting_id) == ("three", "five")
     r = coltsim.load_results(tmp_path)
     assert list(r.settings["setting"]) == ["three", "five"]
@@ -194,19 +217,20 @@ def test_several_settings_share_a_folder(tmp_path):
     only = coltsim.load_results(tmp_path, settings="five", columns=["score"])
     assert list(only.players.columns) == ["game", "setting", "score"]
     assert len(only.games) == 200
-    alone = coltsim.simulate(200, players=5, seed=1, workers=1, quiet=True,
-                             rules=coltsim.Rules(rounds=3), setting_id="five")
+    alone = simulate(200, three_rounds, seed=1, workers=1)
     pdt.assert_series_equal(only.players["score"], alone.players["score"])
     with pytest.raises(ValueError, match="no setting 'six'"):
         coltsim.load_results(tmp_path, settings="six")
 
 
 def test_default_setting_id_is_stable_and_distinct():
-    a = runner.make_setting(4)
-    assert a.id == runner.make_setting(4, policies="random", bandits="random").id
-    assert a.id.startswith("4p-")
-    assert a.id != runner.make_setting(4, rules={"neutral_bullets": 5}).id
-    assert a.id != runner.make_setting(4, bandits="all").id
+    a = make_setting(4)
+    assert a.id == make_setting(4, policies="random", lineup="random").id
+    assert a.id == make_setting(4, label="another name").id
+    assert a.id.startswith("p4-random-")
+    assert a.id != make_setting(4, rules={"neutral_bullets": 5}).id
+    assert a.id != make_setting(4, lineup="all").id
+    assert make_setting(4, policies="greedy,random,random,random").id.startswith("p4-mixed-")
 
 
 def test_progress_goes_to_a_given_bar(tmp_path):
@@ -218,10 +242,10 @@ def test_progress_goes_to_a_given_bar(tmp_path):
             self.n += k
 
     bar = Bar()
-    coltsim.simulate(700, folder=tmp_path, chunk_size=200, workers=1, progress=bar)
+    coltsim.simulate_to_folder(P4, 700, tmp_path, chunk_size=200, workers=1, progress=bar)
     assert bar.n == 700
-    R.chunk_path(tmp_path, "games", runner.make_setting(4).id, 2).unlink()
-    coltsim.simulate(700, folder=tmp_path, workers=1, progress=bar)
+    storage.chunk_path(tmp_path, "games", P4.id, 2).unlink()
+    coltsim.simulate_to_folder(P4, 700, tmp_path, workers=1, progress=bar)
     assert bar.n == 1400
 
 
@@ -232,25 +256,24 @@ def test_dask_local_cluster_gives_the_same_data(baseline, tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   protocol="tcp", host="127.0.0.1",
                                   dashboard_address=None) as cluster:
-        r = coltsim.simulate(GAMES, seed=7, chunk_size=300, backend="dask",
-                             scheduler=cluster.scheduler_address, quiet=True)
+        r = simulate(seed=7, chunk_size=300, backend="dask", scheduler=cluster.scheduler_address)
         assert_same(r, baseline)
-        info = coltsim.simulate(GAMES, seed=7, chunk_size=900, backend="dask", folder=tmp_path,
-                                scheduler=cluster.scheduler_address, quiet=True)
+        info = to_folder(tmp_path, seed=7, chunk_size=900, backend="dask",
+                         scheduler=cluster.scheduler_address)
         assert info.chunks_run == 3
     assert_same(coltsim.load_results(tmp_path), baseline)
 
 
 # --- the tables ---------------------------------------------------------------------------------
 
-PLAYER_DTYPES = dict(R.PLAYER_COLUMNS)
+PLAYER_DTYPES = dict(PLAYER_COLUMNS)
 
 
 def test_player_table_schema_and_consistency(baseline):
     p, g = baseline.players, baseline.games
     assert {c: str(t) for c, t in p.dtypes.items()} == PLAYER_DTYPES
-    assert list(g.columns) == [c for c, _ in R.game_columns(5)]
-    assert {c: str(t) for c, t in g.dtypes.items()} == dict(R.game_columns(5))
+    assert list(g.columns) == [c for c, _ in game_columns(5)]
+    assert {c: str(t) for c, t in g.dtypes.items()} == dict(game_columns(5))
     assert len(p) == 4 * GAMES and list(g["game"]) == list(range(GAMES))
     assert (p["game"].to_numpy() == np.repeat(np.arange(GAMES), 4)).all()
     assert (p["bandit_index"] == p["seat"]).all()
@@ -277,14 +300,14 @@ def test_player_table_schema_and_consistency(baseline):
     assert g["cars"].map(lambda s: len(set(s)) == 4 and set(s) <= set("ABCDEF")).all()
     rounds = g[[f"round_{r}" for r in range(1, 5)]].to_numpy()
     assert all(len(set(row)) == 4 for row in rounds[:50])
-    assert g["station"].isin(R.STATIONS).all()
+    assert g["station"].isin(STATIONS).all()
     assert g["neutral_left"].between(0, 13).all()
     assert (p["policy"] == "random").all()
     assert list(baseline.settings["setting"]) == list(p["setting"].cat.categories)
 
 
 def test_two_players_have_two_bandits_each():
-    r = coltsim.simulate(300, players=2, workers=1, quiet=True)
+    r = simulate(300, make_setting(2), workers=1)
     p = r.players
     assert len(p) == 4 * 300
     assert (p["seat"] == p["bandit_index"] // 2).all()
@@ -297,34 +320,32 @@ def test_two_players_have_two_bandits_each():
 
 
 def test_lineups_fixed_partly_random_and_all():
-    fixed = coltsim.simulate(50, players=3, bandits=["doc", "ghost", "tuco"], workers=1,
-                             quiet=True).players
+    fixed = simulate(50, make_setting(3, lineup=["doc", "ghost", "tuco"]), workers=1).players
     assert list(fixed["bandit"][:6]) == ["doc", "ghost", "tuco"] * 2
     assert fixed.groupby("bandit_index")["bandit"].nunique().eq(1).all()
-    partly = coltsim.simulate(200, players=3, bandits="belle,random,random", workers=1,
-                              quiet=True).players
+    partly = simulate(200, make_setting(3, lineup="belle,random,random"), workers=1).players
     assert (partly["bandit"][partly["bandit_index"] == 0] == "belle").all()
     assert partly["bandit"][partly["bandit_index"] == 1].nunique() == 5
     every = list(itertools.permutations(K.BANDIT_NAMES, 3))
-    r = coltsim.simulate(len(every) + 10, players=3, bandits="all", workers=2, chunk_size=40,
-                         quiet=True)
+    r = simulate(len(every) + 10, make_setting(3, lineup="all"), workers=2, chunk_size=40)
     played = [tuple(r.players["bandit"][3 * g:3 * g + 3]) for g in range(len(r.games))]
     assert played == (every + every)[:len(played)]
     assert r.settings["lineup"].iloc[0] == "all"
 
 
 def test_policies_and_params_are_recorded():
-    params = np.arange(3 * N_PARAMS, dtype=float).reshape(3, N_PARAMS)
-    r = coltsim.simulate(20, players=3, policies="random", params=params, workers=1,
-                         quiet=True)
-    assert list(r.players["policy"].cat.categories) == ["random"]
-    assert json.loads(r.settings["params"].iloc[0]) == params.tolist()
+    r = simulate(20, make_setting(3, policies="rollout", params={"rollout": {"budget": 2}}),
+                 workers=1)
+    assert list(r.players["policy"].cat.categories) == ["rollout"]
+    rows = json.loads(r.settings["params"].iloc[0])
+    assert [row[:3] for row in rows] == [[2.0, 0.0, 0.0]] * 3  # budget, playout, horizon
+    assert r.manifest["settings"][r.settings["setting"].iloc[0]]["params"] == rows
 
 
 def test_each_seat_plays_its_own_policy():
     """greedy wins most games against three random players (about 94%, docs/policies.md)."""
-    r = coltsim.simulate(300, policies="random,greedy,random,random", workers=2, chunk_size=100,
-                         backend="threading", quiet=True)
+    r = simulate(300, make_setting(4, policies="random,greedy,random,random"), workers=2,
+                 chunk_size=100, backend="threading")
     p = r.players
     assert list(p["policy"][:4]) == ["random", "greedy", "random", "random"]
     assert list(p["policy"].cat.categories) == ["random", "greedy"]
@@ -334,15 +355,16 @@ def test_each_seat_plays_its_own_policy():
 
 
 def test_policy_parameters_by_name_are_resolved_and_recorded():
-    plain = runner.make_setting(4, policies="weighted")
-    tuned = runner.make_setting(4, policies="weighted", params={"weighted": {"fire": 0.0}})
-    assert plain.params is not None and plain.params != tuned.params
+    plain = make_setting(4, policies="weighted")
+    tuned = make_setting(4, policies="weighted", params={"weighted": {"fire": 0.0}})
+    assert plain.param_rows() is not None and plain.param_rows() != tuned.param_rows()
     assert plain.id != tuned.id
-    assert runner.make_setting(4).params is None  # random reads no parameters
-    r = coltsim.simulate(20, policies="weighted", params={"weighted": {"fire": 0.0}}, workers=1,
-                         quiet=True)
+    assert make_setting(4).param_rows() is None  # random reads no parameters
+    # Parameters of a policy nobody plays are checked, then left out of the setting.
+    assert make_setting(4, params={"rollout": {"budget": 8}}) == make_setting(4)
+    r = simulate(20, tuned, workers=1)
     assert np.array(json.loads(r.settings["params"].iloc[0])) == pytest.approx(
-        np.array(tuned.params))
+        np.array(tuned.param_rows()))
 
 
 @numba.njit
@@ -354,20 +376,19 @@ def first_option(obs, kind, options, params, rng):
 @pytest.mark.slow
 def test_user_policy_in_worker_processes(baseline):
     """A user policy is compiled into the batch kernel of each worker process (~15 s each)."""
-    one = coltsim.simulate(200, policies=[first_option, "random", "random", "random"],
-                           workers=1, quiet=True)
+    table = make_setting(4, policies=[first_option, "random", "random", "random"])
+    one = simulate(200, table, workers=1)
     label = f"{__name__}:first_option"
     assert list(one.players["policy"][:2]) == [label, "random"]
-    two = coltsim.simulate(200, policies=[first_option, "random", "random", "random"],
-                           workers=2, chunk_size=100, quiet=True)
+    two = simulate(200, table, workers=2, chunk_size=100)
     assert_same(one, two)
-    plain = coltsim.simulate(200, workers=1, quiet=True)
+    plain = simulate(200, workers=1)
     assert not one.players["score"].equals(plain.players["score"])
 
 
 def test_checked_run_and_rule_options():
-    r = coltsim.simulate(200, players=6, check=True, workers=1, quiet=True,
-                         rules={"neutral_bullets": -1, "gunslinger_bonus": 0, "rounds": 2})
+    six = make_setting(6, rules={"neutral_bullets": -1, "gunslinger_bonus": 0, "rounds": 2})
+    r = simulate(200, six, check=True, workers=1)
     assert (r.games["neutral_left"] == -1).all()
     assert r.players["gunslinger"].any() and (r.players["bonus"] == 0).all()
     assert list(r.games.columns[4:6]) == ["round_1", "station"]
@@ -375,7 +396,7 @@ def test_checked_run_and_rule_options():
 
 
 def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
-    real = runner.batch_kernel
+    real = chunk.batch_kernel
 
     def failing_kernel(functions):
         kernel = real(functions)
@@ -387,43 +408,57 @@ def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
                 out_g[250 - first, RG_FAIL] = 3  # as the invariant check would
         return play
 
-    monkeypatch.setattr(runner, "batch_kernel", failing_kernel)
+    monkeypatch.setattr(chunk, "batch_kernel", failing_kernel)
     with pytest.raises(RuntimeError, match=r"invariant broken: loot_place \(seed 0, game 250\)"):
-        coltsim.simulate(500, folder=tmp_path, chunk_size=100, workers=1, quiet=True)
+        to_folder(tmp_path, 500, chunk_size=100, workers=1)
     assert sorted(set(coltsim.load_results(tmp_path).games["game"] // 100)) == [0, 1]
 
 
 # --- bad input ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(games=0), "games must be an integer from 1"),
-    (dict(games=2.5), "games must be an integer"),
-    (dict(players=7), "players must be an integer from 2 to 6"),
-    (dict(bandits="ghost,belle"), "bandits must name 4 bandits"),
-    (dict(bandits="everyone"), "bandits must name 4 bandits"),
-    (dict(policies="clever"), "unknown policy 'clever'"),
-    (dict(seed=-1), "seed must be an integer"),
-    (dict(backend="spark"), "unknown backend 'spark'"),
-    (dict(workers=0), "workers must be a positive integer"),
-    (dict(workers="2"), "workers must be a positive integer"),
-    (dict(scheduler="tcp://127.0.0.1:1"), "scheduler is only used with backend 'dask'"),
-    (dict(chunk_size=0), "chunk_size must be an integer from 1"),
-    (dict(setting_id="a/b"), "setting_id must be"),
-    (dict(params=np.zeros((3, N_PARAMS))), r"params must have shape \(4, 16\)"),
-    (dict(params=np.full((4, N_PARAMS), np.nan)), "params must be finite"),
-    (dict(rules={"neutral_bullets": 200}), "neutral_bullets must be at most 127"),
-    (dict(rules={"bullets": 3}), "unknown rule option 'bullets'"),
+@pytest.mark.parametrize("setting, kwargs, message", [
+    ({}, dict(games=0), "games: must be an integer from 1"),
+    ({}, dict(games=2.5), "games: must be an integer"),
+    ({"players": 7}, {}, "players: 7 is not a player count; allowed: 2, 3, 4, 5, 6"),
+    ({"lineup": "ghost,belle"}, {}, "lineup: must name 4 bandits"),
+    ({"lineup": "everyone"}, {}, "lineup: must name 4 bandits"),
+    ({"lineup": 5}, {}, "lineup: 5 is not a line-up"),
+    ({"policies": "clever"}, {}, "policies: unknown policy 'clever'"),
+    ({"policies": "random,greedy"}, {}, "policies: 2 policies for 4 players"),
+    ({"params": {"greedy": {"depth": 3}}}, {}, "params.greedy: policy 'greedy' has no "
+                                                "parameter 'depth'"),
+    ({"params": {"rollout": {"budget": -1}}}, {}, "budget must be a whole number >= 0"),
+    ({"params": {"nobody": {}}}, {}, "params.nobody: unknown policy"),
+    ({"params": [[1.0] * 16] * 4}, {}, "params: must map policy names"),
+    ({}, dict(seed=-1), "seed: must be an integer"),
+    ({}, dict(backend="spark"), "backend: unknown backend 'spark'"),
+    ({}, dict(workers=0), "workers: must be a positive integer"),
+    ({}, dict(workers=-1), "leave it out for every core"),
+    ({}, dict(workers="2"), "workers: must be a positive integer"),
+    ({}, dict(scheduler="tcp://127.0.0.1:1"), "scheduler: only used with backend 'dask'"),
+    ({}, dict(chunk_size=0), "chunk_size: must be an integer from 1"),
+    ({"setting_id": "a/b"}, {}, "setting_id: must be"),
+    ({"label": ""}, {}, "label: must be one line of text"),
+    ({"rules": {"neutral_bullets": 200}}, {}, "neutral_bullets must be at most 127"),
+    ({"rules": {"bullets": 3}}, {}, "rules: unknown rule option 'bullets'"),
+    ({"rules": {"cars": 5}}, {}, "rule option cars must be a list of names"),
+    ({"rules": [1]}, {}, "rules: must be a coltsim.Rules or a dict"),
 ])
-def test_bad_input_is_a_clear_value_error(kwargs, message):
-    kwargs = {"games": 10, "quiet": True, **kwargs}
-    with pytest.raises(ValueError, match=message):
-        coltsim.simulate(**kwargs)
+def test_bad_input_is_a_clear_value_error(setting, kwargs, message):
+    with pytest.raises(ValueError, match=message) as info:
+        coltsim.simulate(make_setting(**setting), **{"games": 10, "progress": False, **kwargs})
+    assert isinstance(info.value, coltsim.FieldError) and "\n" not in str(info.value)
+
+
+def test_simulate_takes_a_setting():
+    with pytest.raises(ValueError, match="setting must be a coltsim Setting"):
+        coltsim.simulate({"players": 4}, 10)
 
 
 def test_dask_without_scheduler_is_refused():
     pytest.importorskip("distributed")
     with pytest.raises(ValueError, match="backend 'dask' needs scheduler"):
-        coltsim.simulate(10, backend="dask", quiet=True)
+        simulate(10, backend="dask")
 
 
 # --- command line -------------------------------------------------------------------------------

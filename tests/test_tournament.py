@@ -1,68 +1,89 @@
-"""Tournaments: rotated seats, common deals, shares and intervals, ladder files."""
+"""Tournaments: rotated seats through the runner, common deals, shares and intervals, and the
+``coltsim tournament`` command on experiment files."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from coltsim.engine.scoring import RB_WIN, RG_CARS, RG_FIRST_PLAYER, RG_N_WINNERS, RG_ROUNDS
-from coltsim.policies import resolve_policies
-from coltsim.playout import batch_kernel
-from coltsim.rules import Rules
-from coltsim.tournament import _play_rotations, load_ladder, main, tournament
+import coltsim
+from coltsim.analysis.frames import concat_results
+from coltsim.analysis.tournament import policy_shares
+from coltsim.cli import main
+from coltsim.setting import make_setting
+from coltsim.study.tournament import rotations, tournament
 
 LADDER = Path(__file__).resolve().parents[1] / "experiments" / "policy_ladder.toml"
-GVR = ["greedy", "random", "random", "random"]
+GVR = make_setting(4, policies=["greedy", "random", "random", "random"])
 
 
-def test_the_module_is_callable():
-    import coltsim.tournament
+def play(settings, games, seed=0, **kwargs):
+    return tournament(settings, games, seed, workers=1, backend="threading", **kwargs)
 
-    df = coltsim.tournament(["greedy", "random", "random"], games=3)
-    assert list(df["policy"]) == ["greedy", "random"]
+
+def test_rotations_seat_every_policy_everywhere_once():
+    table = make_setting(4, policies=["greedy", "weighted", "random", "random"],
+                         params={"weighted": {"fire": 0.0}}, label="t")
+    rotated = rotations(table)
+    assert rotated[0] == table
+    assert [r.policies for r in rotated] == [
+        ("greedy", "weighted", "random", "random"), ("random", "greedy", "weighted", "random"),
+        ("random", "random", "greedy", "weighted"), ("weighted", "random", "random", "greedy")]
+    assert all(r.policy_params() == table.policy_params() and r.label == "t" for r in rotated)
+    # Rotations that seat the same policies are one setting, played once.
+    assert len(rotations(make_setting(4, policies="random"))) == 1
+    assert len(rotations(make_setting(4, policies="greedy,random,greedy,random"))) == 2
+
+
+def test_every_rotation_plays_the_same_deals_and_the_policy_moves_with_its_seat():
+    played = [coltsim.simulate(r, 12, seed=5, workers=1, progress=False) for r in rotations(GVR)]
+    deal = ["first_player", "cars", "round_1", "round_2", "round_3", "round_4", "station"]
+    for r, results in enumerate(played):
+        assert results.games[deal].equals(played[0].games[deal])
+        p = results.players
+        greedy = p[p["policy"] == "greedy"]
+        assert (greedy["seat"] == r).all()  # policy 0 of the table sits at seat r
+        assert greedy["win"].mean() > 0.6
 
 
 def test_identical_players_share_victories_exactly_fairly():
-    df = tournament(["random"] * 4, games=10)
+    df = play(make_setting(4, policies="random"), 10)
     assert len(df) == 1
     row = df.iloc[0]
-    assert (row["seats"], row["games"]) == (4, 40)
+    assert (row["seats"], row["games"]) == (4, 10)  # the four rotations are one
     assert row["win_rate"] == pytest.approx(0.25) and row["fair_share"] == 0.25
     assert row["ci_low"] == pytest.approx(0.25) and row["ci_high"] == pytest.approx(0.25)
 
 
 def test_shares_add_up_and_the_stronger_policy_is_found():
-    df = tournament(GVR, games=30, seed=2).set_index("policy")
+    df = play(GVR, 30, seed=2).set_index("policy")
     assert (df["win_rate"] * df["seats"]).sum() == pytest.approx(1.0)
     g = df.loc["greedy"]
+    assert g["games"] == 120
     assert g["ci_low"] <= g["win_rate"] <= g["ci_high"]
     assert g["ci_low"] > 0.25 and g["mean_score"] > df.loc["random", "mean_score"]
 
 
-def _rotations(lineup, games=12, seed=5):
-    players = len(lineup)
-    seats = resolve_policies(players, lineup)
-    lineups = np.full((1, players), -1, np.int64)
-    return _play_rotations(batch_kernel(seats.functions), seed, games, lineups, seats,
-                           Rules().to_array(), 1, 5)
+def test_shares_match_a_direct_computation_over_deals():
+    """The share of a policy is its victories (1/m for a shared one) per seat it holds,
+    averaged over rotations per deal; the interval is the normal one over deals."""
+    played = concat_results(*[coltsim.simulate(r, 40, seed=3, workers=1, progress=False)
+                              for r in rotations(GVR)])
+    p = played.players
+    n_winners = p.groupby(["setting", "game"], observed=True)["win"].transform("sum")
+    share = np.where(p["win"], 1 / n_winners, 0.0)
+    greedy = p["policy"] == "greedy"
+    per_deal = (p.assign(share=share)[greedy].groupby("game")["share"].mean()).to_numpy()
+    row = policy_shares(played).set_index("policy").loc["greedy"]
+    assert row["win_rate"] == pytest.approx(per_deal.mean())
+    half = 1.959963984540054 * per_deal.std(ddof=1) / np.sqrt(40)
+    assert row["ci_high"] - row["win_rate"] == pytest.approx(half)
 
 
-def test_every_rotation_and_every_table_plays_the_same_deals():
-    ob1, og1 = _rotations(GVR)
-    ob2, og2 = _rotations(["random", "greedy", "greedy", "random"])
-    deal = np.r_[RG_FIRST_PLAYER, RG_CARS:RG_ROUNDS + 5]
-    for og in (og1, og2):
-        for r in range(4):
-            assert np.array_equal(og[r][:, deal], og1[0][:, deal])
-    # Policy e of the line-up sits at seat (e + r) % players in rotation r: greedy (entry 0)
-    # wins most games from seat r.
-    for r in range(4):
-        assert ob1[r, :, r, RB_WIN].mean() > 0.6
-        assert og1[r, :, RG_N_WINNERS].min() >= 1
-
-
-def test_tables_by_label_and_threads_give_the_same_numbers():
-    a = tournament({"one": GVR, "two": GVR}, games=8, seed=3)
-    b = tournament({"one": GVR}, games=8, seed=3, n_jobs=2)
+def test_tables_by_label_and_workers_give_the_same_numbers():
+    a = play([make_setting(4, GVR.lineup, GVR.policies, label="one"),
+              make_setting(4, GVR.lineup, GVR.policies, label="two")], 8, seed=3)
+    b = tournament(make_setting(4, GVR.lineup, GVR.policies, label="one"), 8, 3, workers=2,
+                   backend="threading")
     one = a[a["table"] == "one"].reset_index(drop=True)
     two = a[a["table"] == "two"].drop(columns="table").reset_index(drop=True)
     assert one.drop(columns="table").equals(two)
@@ -70,42 +91,43 @@ def test_tables_by_label_and_threads_give_the_same_numbers():
 
 
 def test_bandits_rules_and_two_players():
-    df = tournament(["greedy", "random"], games=6, rules={"advanced": True})
+    df = play(make_setting(2, policies=["greedy", "random"], rules={"advanced": True}), 6)
     assert list(df["fair_share"]) == [0.5, 0.5]
-    assert (df["win_rate"]).sum() == pytest.approx(1.0)
-    df = tournament(GVR, games=4, bandits="ghost,belle,tuco,doc")
-    assert len(df) == 2
+    assert df["win_rate"].sum() == pytest.approx(1.0)
+    df = play(make_setting(4, lineup="ghost,belle,tuco,doc", policies=GVR.policies), 4)
+    assert list(df["table"]) == ["greedy vs random vs random vs random"] * 2
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"tables": GVR, "games": 1}, "games must be an integer >= 2"),
-    ({"tables": GVR, "n_jobs": 0}, "n_jobs must be an integer >= 1"),
-    ({"tables": ["greedy", "clever", "random"]}, "unknown policy 'clever'"),
-    ({"tables": ["greedy"] * 7}, "players must be an integer from 2 to 6"),
-    ({"tables": GVR, "params": {"rollout": {"depth": 3}}}, "has no parameter 'depth'"),
-    ({"tables": {}}, "at least one table"),
+@pytest.mark.parametrize("settings, games, message", [
+    (GVR, 1, "games: a tournament needs at least 2 deals"),
+    ([], 10, "settings: a tournament needs one or more tables"),
+    (["greedy", "random"], 10, "settings: a tournament needs one or more tables"),
+    ([GVR, GVR], 10, "two tables are named"),
 ])
-def test_bad_arguments_say_what_is_wrong(kwargs, message):
+def test_bad_arguments_say_what_is_wrong(settings, games, message):
     with pytest.raises(ValueError, match=message):
-        tournament(**kwargs)
+        play(settings, games)
+
+
+def test_tournament_command_on_an_experiment_file(tmp_path, capsys):
+    path = tmp_path / "mini.toml"
+    path.write_text('name = "mini"\nseed = 1\ngames = 4\nworkers = 1\n\n[[settings]]\n'
+                    'label = "styles"\nplayers = 3\n'
+                    'policies = ["cautious", "aggressive", "random"]\n')
+    csv = tmp_path / "out.csv"
+    assert main(["tournament", str(path), "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "styles" in out and "cautious" in out and "aggressive" in out
+    assert csv.read_text().startswith("table,policy,seats,games,win_rate")
+    assert main(["tournament", str(tmp_path / "missing.toml")]) == 2
+    assert "cannot read the experiment file" in capsys.readouterr().err
+    assert main(["tournament", str(path), "--n-jobs", "2"]) == 2
+    assert capsys.readouterr().err.strip() == ("coltsim tournament: error: --n-jobs is now "
+                                               "--workers")
 
 
 def test_the_bundled_ladder_file():
-    spec = load_ladder(LADDER)
-    assert spec["name"] == "policy_ladder" and spec["games"] >= 100
-    tables = list(spec["tables"].values())
-    assert [t["policies"] for t in tables] == [GVR, ["rollout", "greedy", "greedy", "greedy"]]
-    assert spec["params"]["rollout"]["budget"] == 64
-
-
-def test_ladder_command_line(tmp_path, capsys):
-    path = tmp_path / "mini.toml"
-    path.write_text('name = "mini"\nseed = 1\ngames = 4\n\n[[settings]]\nplayers = 3\n'
-                    'policies = ["cautious", "aggressive", "random"]\n')
-    csv = tmp_path / "out.csv"
-    assert main([str(path), "--csv", str(csv)]) == 0
-    out = capsys.readouterr().out
-    assert "cautious" in out and "aggressive" in out
-    assert csv.read_text().startswith("table,policy,seats,games,win_rate")
-    assert main([str(tmp_path / "missing.toml")]) == 2
-    assert "cannot read the experiment" in capsys.readouterr().err
+    e = coltsim.load_experiment(LADDER)
+    assert e.name == "policy_ladder" and e.games >= 100
+    assert [s.policies for s in e.settings] == [GVR.policies, ("rollout",) + ("greedy",) * 3]
+    assert e.settings[1].policy_params()["rollout"]["budget"] == 64

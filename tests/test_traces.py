@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from coltsim import RULES_VERSION
-from coltsim.trace import trace_game
-from coltsim.tracecheck import check_trace
+from coltsim.setting import make_setting
+from coltsim.traces.trace import trace_game
+from coltsim.traces.tracecheck import check_trace
 from tests.golden.regenerate import GOLDEN, regenerate
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -24,12 +25,13 @@ VARIANTS = [(2, True)] + [(players, advanced) for players in (3, 4, 5, 6)
 @pytest.mark.parametrize("players, advanced", VARIANTS)
 def test_many_traced_games_are_consistent(players, advanced):
     for game_index in range(50):
-        lines = trace_game(players, seed=5, game_index=game_index, rules={"advanced": advanced})
+        lines = trace_game(make_setting(players, rules={"advanced": advanced}), seed=5,
+                           game_index=game_index)
         assert check_trace(lines) == [], (players, game_index)
 
 
 def test_trace_lines_follow_the_format():
-    lines = trace_game(4, seed=7)
+    lines = trace_game(make_setting(4), seed=7)
     kinds = [line["type"] for line in lines]
     assert kinds[0] == "setup" and kinds[-1] == "end"
     assert kinds.count("round") == 5
@@ -57,7 +59,7 @@ def test_trace_lines_follow_the_format():
 @pytest.mark.parametrize("players, advanced", VARIANTS)
 def test_every_token_in_a_state_is_listed_in_setup(players, advanced):
     """One ransom per bandit in the game: the box holds no other bandit's ransom."""
-    lines = trace_game(players, seed=2, rules={"advanced": advanced})
+    lines = trace_game(make_setting(players, rules={"advanced": advanced}), seed=2)
     listed = {item["id"] for item in lines[0]["loot"]}
     assert sum(item["kind"] == "ransom" for item in lines[0]["loot"]) == len(lines[0]["bandits"])
     for line in lines:
@@ -72,7 +74,7 @@ def test_card_colours_name_bandits_and_shooters():
     """Action cards carry their bandit, bullet cards their shooter, -1 for neutral bullets."""
     colours = {"action": set(), "bullet": set()}
     for game_index in range(6):
-        lines = trace_game(4, seed=5, game_index=game_index, rules=ADVANCED)
+        lines = trace_game(make_setting(4, rules=ADVANCED), seed=5, game_index=game_index)
         for line in lines:
             cards = []
             if line["type"] == "round":
@@ -93,7 +95,7 @@ def _first(lines, kind, **match):
 
 
 def test_checker_reports_a_tampered_trace():
-    lines = trace_game(4, seed=7)
+    lines = trace_game(make_setting(4), seed=7)
     bad = copy.deepcopy(lines)
     i = _first(bad, "action", card="move")
     bad[i]["state"]["bandits"][bad[i]["bandit"]]["car"] += 1  # moved one car too far
@@ -109,7 +111,7 @@ def test_checker_reports_a_tampered_trace():
 
 
 def test_checker_reports_a_token_that_setup_does_not_list():
-    lines = trace_game(4, seed=7)
+    lines = trace_game(make_setting(4), seed=7)
     unlisted = len(lines[0]["loot"])  # the ransom of a fifth bandit
     bad = copy.deepcopy(lines)
     bad[_first(bad, "action")]["state"]["box"].append(unlisted)
@@ -135,7 +137,7 @@ def _tampered(lines, i, path, value):
 
 
 def test_checker_follows_every_players_cards():
-    lines = trace_game(4, seed=5, rules=ADVANCED)
+    lines = trace_game(make_setting(4, rules=ADVANCED), seed=5)
     assert check_trace(lines) == []
     # A bullet card in a hand, said to come from the player's own bandit (who never shoots
     # itself), and a second bullet card given another shooter.
@@ -184,7 +186,7 @@ def test_checker_follows_every_players_cards():
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_golden_traces_are_unchanged(name):
     expected = (GOLDEN_DIR / name).read_text().splitlines()
-    got = [json.dumps(line, separators=(", ", ": ")) for line in trace_game(**GOLDEN[name])]
+    got = [json.dumps(line, separators=(", ", ": ")) for line in trace_game(*GOLDEN[name])]
     strip = lambda s: {k: v for k, v in json.loads(s).items() if k != "coltsim_version"}  # noqa: E731
     for i, (e, g) in enumerate(zip(expected, got)):
         assert strip(e) == strip(g), (
@@ -210,9 +212,10 @@ def test_golden_traces_are_regenerated_only_for_new_rules(tmp_path):
 
 _NOJIT_SCRIPT = """
 import sys
-from coltsim.trace import trace_game, write_trace
+from coltsim import make_setting, trace_game
+from coltsim.traces.trace import write_trace
 for players, seed, index in [(3, 1, 0), (4, 7, 2), (5, 3, 1), (6, 8, 4), (4, 21, 9)]:
-    write_trace(trace_game(players, seed=seed, game_index=index), sys.stdout)
+    write_trace(trace_game(make_setting(players), seed=seed, game_index=index), sys.stdout)
 """
 
 

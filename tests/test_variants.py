@@ -11,7 +11,8 @@ from coltsim.positions import (
     Position, deal, discards, hand_cards, keeps, loot_of, play_card, scheme, score, where,
 )
 from coltsim.rules import O_ADVANCED, Rules
-from coltsim.trace import trace_game
+from coltsim.setting import make_setting
+from coltsim.traces.trace import trace_game
 from tests.test_properties import play
 
 ADVANCED = Rules(advanced=True)
@@ -28,7 +29,7 @@ def names(cards):
 # --- advanced rules -----------------------------------------------------------------------------
 def test_advanced_deal_does_not_reshuffle_and_tops_up_the_hand():
     # A stacked deck is drawn from its top, in order; two cards kept from last round stay.
-    pos = Position(players=3, bandits="ghost,belle,tuco", rules=ADVANCED)
+    pos = Position(players=3, lineup="ghost,belle,tuco", rules=ADVANCED)
     pos.hand("ghost", ["marshal", "punch"]).stack("ghost", ["rob", "rob", "fire", "move"])
     st = pos.build()
     deal(st)
@@ -37,7 +38,7 @@ def test_advanced_deal_does_not_reshuffle_and_tops_up_the_hand():
 
 
 def test_advanced_empty_deck_takes_the_shuffled_discard_pile():
-    pos = Position(players=3, bandits="ghost,belle,tuco", rules=ADVANCED).first_player(0)
+    pos = Position(players=3, lineup="ghost,belle,tuco", rules=ADVANCED).first_player(0)
     st = pos.build()
     p = 0
     # Everything but one card of Ghost's deck onto its discard pile.
@@ -51,7 +52,7 @@ def test_advanced_empty_deck_takes_the_shuffled_discard_pile():
 
 
 def test_advanced_discards_at_the_start_of_schemin():
-    pos = Position(players=3, bandits="ghost,belle,tuco", rules=ADVANCED).first_player(1)
+    pos = Position(players=3, lineup="ghost,belle,tuco", rules=ADVANCED).first_player(1)
     pos.shot("tuco", "belle")
     pos.stack("belle", ["bullet", "move", "move", "fire", "rob", "punch"])
     st = pos.build()
@@ -68,7 +69,7 @@ def test_advanced_discards_at_the_start_of_schemin():
 
 
 def test_advanced_keeps_chosen_cards_and_discards_the_rest_at_the_end_of_schemin():
-    pos = Position(players=3, bandits="ghost,belle,tuco", rules=ADVANCED).first_player(0)
+    pos = Position(players=3, lineup="ghost,belle,tuco", rules=ADVANCED).first_player(0)
     pos.round_card("bridge")
     for who in ("ghost", "belle", "tuco"):
         pos.hand(who, ["move", "floor", "fire", "rob", "punch", "marshal"])
@@ -88,7 +89,7 @@ def test_advanced_keeps_chosen_cards_and_discards_the_rest_at_the_end_of_schemin
 
 def test_advanced_resolved_cards_go_to_the_discard_pile_and_bullets_on_top_of_the_deck():
     # loco | A | B(Tuco roof) | C(Belle roof)
-    pos = Position(players=3, bandits="ghost,belle,tuco", cars="ABC", rules=ADVANCED)
+    pos = Position(players=3, lineup="ghost,belle,tuco", cars="ABC", rules=ADVANCED)
     pos.place("tuco", 2, "roof").place("belle", 3, "roof").place("ghost", 1, "inside")
     st = pos.build()
     play_card(st, "tuco", "fire")
@@ -97,7 +98,7 @@ def test_advanced_resolved_cards_go_to_the_discard_pile_and_bullets_on_top_of_th
 
 
 def test_advanced_can_draw_from_the_discard_pile_alone():
-    pos = Position(players=3, bandits="ghost,belle,tuco", rules=ADVANCED).first_player(0)
+    pos = Position(players=3, lineup="ghost,belle,tuco", rules=ADVANCED).first_player(0)
     pos.round_card("braking")
     pos.hand("ghost", ["move"])
     st = pos.build()
@@ -113,14 +114,14 @@ def test_advanced_can_draw_from_the_discard_pile_alone():
 
 # --- the 2-player game --------------------------------------------------------------------------
 def two_players(bandits="ghost,doc,tuco,belle", **kw):
-    return Position(players=2, bandits=bandits, **kw)
+    return Position(players=2, lineup=bandits, **kw)
 
 
 def test_two_player_setup():
     st = two_players().build()
     assert st.opts[O_ADVANCED] == 1                       # the advanced rules, always
     assert st.game[G_CARS] == 4                           # four passenger cars
-    assert list(st.bandit[:, B_TEAM]) == [0, 0, 1, 1]
+    assert list(st.bandit[:4, B_TEAM]) == [0, 0, 1, 1]
     assert [where(st, b) for b in ("ghost", "doc", "tuco", "belle")] == [
         (4, "inside"), (3, "inside"), (4, "inside"), (3, "inside")]
     for who in ("ghost", "doc", "tuco", "belle"):
@@ -197,7 +198,7 @@ def test_variant_invariants_over_many_games(players, rules):
 
 
 def test_two_player_trace_names_teams_and_hand_owners():
-    lines = trace_game(2, seed=4, bandits="ghost,doc,tuco,belle")
+    lines = trace_game(make_setting(2, lineup="ghost,doc,tuco,belle"), seed=4)
     assert lines[0]["teams"] == [0, 0, 1, 1] and len(lines[0]["cars"]) == 5
     assert lines[0]["options"]["advanced"] is True
     rnd = next(line for line in lines if line["type"] == "round")

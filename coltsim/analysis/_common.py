@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import Frames, column_codes, players_of_setting, setting_labels, setting_order
+from .frames import Results, column_codes, players_of_setting, setting_labels, setting_order
 from .stats import LEVEL, adjust, proportion_p, wilson_interval
 
 ALPHA = 0.05
@@ -34,7 +34,7 @@ def rate_rows(successes, trials, fair=None, level: float = LEVEL) -> dict:
     return out
 
 
-def label_columns(table: pd.DataFrame, frames: Frames) -> pd.DataFrame:
+def label_columns(table: pd.DataFrame, frames: Results) -> pd.DataFrame:
     """Put ``setting``, ``label`` and ``players`` first, rows in experiment order."""
     labels = setting_labels(frames.settings)
     n_of = players_of_setting(frames)

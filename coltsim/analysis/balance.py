@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .frames import BANDITS, as_frames, column_codes, game_key, players_of_setting, win_share
+from .frames import BANDITS, as_results, column_codes, game_key, players_of_setting, win_share
 from ._common import grouped, label_columns, rate_rows, sd_from_sums, with_adjustment
 from .stats import LEVEL, Estimate, OLSResult, mean_interval, ols
 
@@ -36,7 +36,7 @@ def win_rates(results, level: float = LEVEL, correction: str = "holm") -> pd.Dat
         ``vs_fair``, ``p_value`` (score test of rate = fair share), ``p_adjusted`` (over the
         whole table with ``correction``) and ``significant``.
     """
-    f = as_frames(results)
+    f = as_results(results)
     p = f.players
     g = grouped({"setting": p["setting"], "bandit": p["bandit"]}, {"share": win_share(p)})
     g = g.rename(columns={"share_sum": "wins"})
@@ -54,7 +54,7 @@ def mean_scores(results, level: float = LEVEL) -> pd.DataFrame:
     """Mean final score (dollars) of every bandit in every setting, with a normal interval,
     and the mean dollars of each kind (purses, jewels, strongboxes, ransoms, Gunslinger bonus).
     """
-    f = as_frames(results)
+    f = as_results(results)
     p = f.players
     values = {"score": p["score"].to_numpy(np.float64)}
     values.update({kind: p[kind].to_numpy(np.float64) for kind in LOOT_KINDS})
@@ -99,7 +99,7 @@ def bandit_effects(results, outcome: str = "win", level: float = LEVEL,
         ``table``: ``bandit, estimate, se, lo, hi, p_value, p_adjusted, significant, n``
         (rows: games the bandit played), sorted by estimate, strongest first.
     """
-    f = as_frames(results)
+    f = as_results(results)
     p = f.players
     y = win_share(p) if outcome == "win" else _outcome(p, outcome)
     X, names, bandits = design_matrix(p)

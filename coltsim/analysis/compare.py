@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import BANDITS, as_frames, column_codes, setting_labels, setting_mask, \
+from .frames import BANDITS, as_results, column_codes, setting_labels, setting_mask, \
     setting_order, win_share
 from ._common import with_adjustment
 from .metrics import GAME_METRICS, game_metrics
@@ -53,7 +53,7 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL) -
         metric, ``win:BANDIT`` or ``win:seat N``), ``group`` (game/bandit/seat),
         ``description, n_pairs, baseline_mean, mean, difference, lo, hi, p_value``.
     """
-    f = as_frames(results)
+    f = as_results(results)
     known = set(setting_order(f))
     for s in (baseline, other):
         if s not in known:
@@ -107,7 +107,7 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL) -
 def compare(results, pairs=None, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
     """:func:`compare_settings` for every pair (default :func:`default_pairs`), adjusted as one
     family; an empty table (with the columns) if there is nothing to compare."""
-    f = as_frames(results)
+    f = as_results(results)
     pairs = default_pairs(f.settings) if pairs is None else list(pairs)
     tables = [compare_settings(f, a, b, level) for a, b in pairs]
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=COLUMNS)

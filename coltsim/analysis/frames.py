@@ -1,44 +1,32 @@
-"""The saved results as the analyses see them, and small helpers shared by every analysis.
-
-The runner writes three tidy tables (``players``: one row per bandit per game; ``games``: one row
-per game; ``settings``: one row per setting).  A game is identified by ``(setting, game)``: the
-game index restarts in every setting, and the same index means the same seeds, which is what
-paired comparisons rely on.
+"""The results as the analyses see them (:class:`coltsim.results.Results`: ``players``, one row
+per bandit per game; ``games``, one row per game; ``settings``, one row per setting), and small
+helpers shared by every analysis.  A game is identified by ``(setting, game)``: the game index
+restarts in every setting, and the same index means the same seeds, which is what paired
+comparisons rely on.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from .. import constants as K
+from ..results import Results
 
 BANDITS = K.BANDIT_NAMES
-ROUND_CARDS = K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS]
-STATION_CARDS = K.ROUND_CARD_NAMES[K.FIRST_STATION:]
 ROUND_COLUMN = re.compile(r"^round_(\d+)$")
 # Settings columns that are not rule options, and those that do not change what is played.
 SETTING_KEYS = ("setting", "players", "lineup", "policies", "params", "seed", "games",
-                "chunk_size")
-RUN_KEYS = ("seed", "games", "chunk_size")
+                "chunk_size", "label")
+RUN_KEYS = ("seed", "games", "chunk_size", "label")
 
 
-class Frames(NamedTuple):
-    """The three result tables (and the runner's manifest, if any)."""
-
-    players: pd.DataFrame
-    games: pd.DataFrame
-    settings: pd.DataFrame
-    manifest: dict | None = None
-
-
-def as_frames(results) -> Frames:
-    """Accept a :class:`Frames`, any object with ``players``/``games``/``settings`` attributes
-    (such as what ``coltsim.load_results`` returns), or a mapping with those keys."""
-    if isinstance(results, Frames):
+def as_results(results) -> Results:
+    """Accept :class:`~coltsim.results.Results`, or any object or mapping with ``players``,
+    ``games`` and ``settings`` DataFrames (and optionally ``manifest``)."""
+    if isinstance(results, Results):
         return results
     get = results.get if isinstance(results, Mapping) else lambda k, d=None: getattr(results, k, d)
     missing = [k for k in ("players", "games", "settings") if get(k) is None]
@@ -46,11 +34,11 @@ def as_frames(results) -> Frames:
         raise ValueError(f"results lack the {', '.join(missing)} table(s); expected the players, "
                          "games and settings DataFrames written by the runner")
     manifest = get("manifest", None)
-    return Frames(get("players"), get("games"), get("settings"),
-                  manifest if isinstance(manifest, Mapping) else None)
+    return Results(get("players"), get("games"), get("settings"),
+                   manifest if isinstance(manifest, Mapping) else None)
 
 
-def setting_order(frames: Frames) -> list[str]:
+def setting_order(frames: Results) -> list[str]:
     """Setting ids in the order of the settings table (the experiment's order)."""
     ids = [str(s) for s in frames.settings["setting"]]
     seen = set(ids)
@@ -59,8 +47,9 @@ def setting_order(frames: Frames) -> list[str]:
 
 
 def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
-    """A short human label per setting, naming only what varies between the settings (a rule
-    option only where it differs from the printed rules).
+    """A short human label per setting: its own ``label`` if it has one, else a name for only
+    what varies between the settings (a rule option only where it differs from the printed
+    rules).
 
     >>> import pandas as pd
     >>> s = pd.DataFrame({"setting": ["a", "b"], "players": [4, 4], "lineup": ["random"] * 2,
@@ -98,6 +87,9 @@ def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
             parts = ([f"{row['players']} players"] if "players" in settings
                      else [str(row["setting"])])
         labels[str(row["setting"])] = ", ".join(parts)
+    if "label" in settings:
+        labels.update({str(sid): text for sid, text in zip(settings["setting"], settings["label"])
+                       if isinstance(text, str) and text})
     return labels
 
 
@@ -208,7 +200,7 @@ def team_rows(players: pd.DataFrame) -> np.ndarray:
     return mask
 
 
-def players_of_setting(frames: Frames) -> dict[str, int]:
+def players_of_setting(frames: Results) -> dict[str, int]:
     s = frames.settings
     if "players" in s and len(s):
         return {str(a): int(b) for a, b in zip(s["setting"], s["players"])}
@@ -218,37 +210,7 @@ def players_of_setting(frames: Frames) -> dict[str, int]:
             if (codes == i).any()}
 
 
-# --- a plain on-disk layout (for synthetic data and tests; the runner has its own) -------------
-def write_frames(frames: Frames, folder) -> None:
-    """Write ``players.parquet``, ``games.parquet``, ``settings.parquet`` (and
-    ``manifest.json``) into ``folder``."""
-    import json
-    from pathlib import Path
-
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    frames.players.to_parquet(folder / "players.parquet", index=False)
-    frames.games.to_parquet(folder / "games.parquet", index=False)
-    frames.settings.to_parquet(folder / "settings.parquet", index=False)
-    if frames.manifest is not None:
-        (folder / "manifest.json").write_text(json.dumps(frames.manifest, indent=2, default=str))
-
-
-def read_frames(folder) -> Frames:
-    """Read what :func:`write_frames` wrote."""
-    import json
-    from pathlib import Path
-
-    folder = Path(folder)
-    manifest = None
-    if (folder / "manifest.json").exists():
-        manifest = json.loads((folder / "manifest.json").read_text())
-    return Frames(pd.read_parquet(folder / "players.parquet"),
-                  pd.read_parquet(folder / "games.parquet"),
-                  pd.read_parquet(folder / "settings.parquet"), manifest)
-
-
-def concat_frames(*parts: Frames) -> Frames:
+def concat_results(*parts: Results) -> Results:
     """Stack results of separate runs (their setting ids must differ), keeping categoricals."""
     def stack(frames):
         frames = [f for f in frames if f is not None]
@@ -259,5 +221,5 @@ def concat_frames(*parts: Frames) -> Frames:
                 out[c] = pd.Categorical(out[c], categories=cats)
         return out
 
-    return Frames(stack([p.players for p in parts]), stack([p.games for p in parts]),
-                  stack([p.settings for p in parts]), parts[0].manifest)
+    return Results(stack([p.players for p in parts]), stack([p.games for p in parts]),
+                   stack([p.settings for p in parts]), parts[0].manifest)

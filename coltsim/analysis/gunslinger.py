@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import BANDITS, as_frames, players_of_setting
+from .frames import BANDITS, as_results, players_of_setting
 from ._common import grouped, label_columns, rate_rows, with_adjustment
 from .metrics import player_game_rows
 from .stats import LEVEL, wilson_interval
@@ -22,7 +22,7 @@ from .stats import LEVEL, wilson_interval
 def gunslinger_summary(results, level: float = LEVEL) -> pd.DataFrame:
     """Per setting: ``games, awarded_rate (lo, hi), mean_gunslingers, shared_rate`` (two or more
     Gunslingers, among games with one), ``changed_rate (lo, hi)``."""
-    f = as_frames(results)
+    f = as_results(results)
     g = f.games
     n_gun = g["n_gunslingers"].to_numpy(np.int64)
     t = grouped({"setting": g["setting"]}, {
@@ -42,7 +42,7 @@ def gunslinger_summary(results, level: float = LEVEL) -> pd.DataFrame:
 
 def gunslinger_shares(results) -> pd.DataFrame:
     """Per setting and number of Gunslingers (0, 1, 2, ...): ``games`` and ``share``."""
-    f = as_frames(results)
+    f = as_results(results)
     g = f.games
     n_gun = g["n_gunslingers"].to_numpy(np.int64)
     top = int(n_gun.max()) if len(n_gun) else 0
@@ -66,7 +66,7 @@ def gunslinger_by_bandit(results, level: float = LEVEL, correction: str = "holm"
         significant``, and ``decided_rate, decided_lo, decided_hi``: share of its games that it
         won while the bonus changed the winner (it won because of the bonus).
     """
-    f = as_frames(results)
+    f = as_results(results)
     p = f.players
     changed = f.games["gunslinger_changed_winner"].to_numpy(bool)[player_game_rows(f)]
     gun = p["gunslinger"].to_numpy(bool)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import Frames, column_codes, game_key, setting_universe
+from .frames import Results, column_codes, game_key, setting_universe
 
 # name -> (description with unit, kind): kind "mean" (dollars or counts) or "rate" (0..1).
 GAME_METRICS = {
@@ -16,7 +16,7 @@ GAME_METRICS = {
 }
 
 
-def game_metrics(frames: Frames) -> pd.DataFrame:
+def game_metrics(frames: Results) -> pd.DataFrame:
     """One row per game: ``setting``, ``game`` and every metric of :data:`GAME_METRICS`,
     aligned with (and in the row order of) ``frames.games``."""
     p, g = frames.players, frames.games
@@ -60,7 +60,7 @@ def _row_of(table_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return rows
 
 
-def player_game_rows(frames: Frames) -> np.ndarray:
+def player_game_rows(frames: Results) -> np.ndarray:
     """Row of ``frames.games`` of every row of ``frames.players``."""
     pkey, gkey = _common_keys(frames.players, frames.games)
     return _row_of(gkey, pkey)

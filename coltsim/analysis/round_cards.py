@@ -20,8 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import BANDITS, ROUND_CARDS, STATION_CARDS, as_frames, column_codes, \
-    round_columns, setting_mask, setting_order, win_share
+from ..results import ROUND_CARDS
+from ..results import STATIONS as STATION_CARDS
+from .frames import BANDITS, as_results, column_codes, round_columns, setting_mask, \
+    setting_order, win_share
 from ._common import label_columns, with_adjustment
 from .metrics import GAME_METRICS, game_metrics, player_game_rows
 from .stats import LEVEL, newcombe_interval, two_proportion_p, welch_difference
@@ -64,7 +66,7 @@ def card_effects(results, metrics=None, level: float = LEVEL,
         with_card, without_card, n_with, n_without, effect, lo, hi, p_value, p_adjusted,
         significant``.  The whole table is one family for ``correction``.
     """
-    f = as_frames(results)
+    f = as_results(results)
     metrics = list(metrics or GAME_METRICS)
     gm = game_metrics(f)
     presence = card_presence(f.games)
@@ -100,7 +102,7 @@ def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm")
         ``setting, label, players, card, kind, bandit, rate_with, rate_without, n_with,
         n_without, effect, lo, hi, p_value, p_adjusted, significant`` (rates in 0..1).
     """
-    f = as_frames(results)
+    f = as_results(results)
     p = f.players
     rows_of = player_game_rows(f)
     presence = card_presence(f.games).to_numpy()[rows_of]  # (player rows, cards)
@@ -148,7 +150,7 @@ def card_position_effects(results, metrics=("mean_score",), level: float = LEVEL
         ``setting, label, players, card, position, metric, description, with_card,
         without_card, n_with, n_without, effect, lo, hi, p_value, p_adjusted, significant``.
     """
-    f = as_frames(results)
+    f = as_results(results)
     gm = game_metrics(f)
     pos = card_position(f.games)
     k = len(round_columns(f.games))

@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import as_frames, players_of_setting, team_rows, win_share
+from .frames import as_results, players_of_setting, team_rows, win_share
 from ._common import grouped, label_columns, rate_rows, with_adjustment
 from .stats import LEVEL
 
 
 def _rates_by(results, column: str, level: float, correction: str) -> pd.DataFrame:
-    f = as_frames(results)
+    f = as_results(results)
     p = f.players
     # One row per team and game: in the 2-player game both bandits of a team carry one result.
     team = team_rows(p)

@@ -25,7 +25,9 @@ import pandas as pd
 
 from .. import constants as K
 from ..rules import Rules
-from .frames import BANDITS, ROUND_CARDS, STATION_CARDS, Frames
+from ..results import ROUND_CARDS, Results
+from ..results import STATIONS as STATION_CARDS
+from .frames import BANDITS
 
 _ROUND_CAT = pd.CategoricalDtype(list(ROUND_CARDS))
 _STATION_CAT = pd.CategoricalDtype(list(STATION_CARDS))
@@ -36,7 +38,7 @@ def synthetic_results(players=(3, 4, 5, 6), games: int = 10_000, seed: int = 0,
                       bandit_edge: dict | None = None, order_edge: float = 0.0,
                       card_score: dict | None = None, tie_rate: float = 0.0,
                       gunslinger_bonus: int = 1000, policy: str = "random",
-                      setting_prefix: str = "p", rules: dict | None = None) -> Frames:
+                      setting_prefix: str = "p", rules: dict | None = None) -> Results:
     """Results of ``games`` made-up games for each player count in ``players``.
 
     Setting ids are ``f"{setting_prefix}{n}"``; the same ``seed`` gives the same line-ups,
@@ -67,7 +69,7 @@ def synthetic_results(players=(3, 4, 5, 6), games: int = 10_000, seed: int = 0,
     players_df["setting"] = players_df["setting"].astype(setting_cat)
     games_df["setting"] = games_df["setting"].astype(setting_cat)
     settings_df = pd.DataFrame(s_rows)
-    return Frames(players_df, games_df, settings_df,
+    return Results(players_df, games_df, settings_df,
                   {"seed": seed, "synthetic": True, "games_per_setting": games})
 
 

@@ -5,14 +5,28 @@ Every policy is a compiled function of one signature (builtin.py)::
     policy(obs, kind, options, params, rng) -> int
 
 registered by name with an integer id; mixed seats dispatch on the id of the deciding player
-(``choose``).  ``view`` holds the helpers that read the position, ``observe`` the observation and
-the determinisation used by ``rollout``; ``registry`` resolves names, presets, parameters and
-user policies (``"package.module:function"``).  Games are played by coltsim.playout.
-See docs/policies.md.
+(``choose``).  ``catalog`` names every built-in policy with its id and parameters (plain Python:
+what a setting is validated against); ``view`` holds the helpers that read the position,
+``observe`` the observation and the determinisation used by ``rollout``; ``registry`` resolves
+names, presets, parameters and user policies (``"package.module:function"``).  Games are
+played by coltsim.playout.  See docs/policies.md.
+
+The compiled modules load on first use of a name below, so that ``coltsim.policies.catalog``
+can be imported without numba.
 """
-from .builtin import FIRST_USER_ID, POLICY_IDS, POLICY_NAMES, choose
-from .registry import Seats, load_user_policy, param_names, param_vector, resolve_policies
+from .catalog import FIRST_USER_ID, POLICY_IDS, POLICY_NAMES, param_names, param_vector
 
 __all__ = ["FIRST_USER_ID", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose", "load_user_policy",
            "param_names", "param_vector", "resolve_policies"]
 
+
+def __getattr__(name):
+    if name in ("Seats", "load_user_policy", "resolve_policies"):
+        from . import registry
+
+        return getattr(registry, name)
+    if name == "choose":
+        from .builtin import choose
+
+        return choose
+    raise AttributeError(f"module 'coltsim.policies' has no attribute {name!r}")

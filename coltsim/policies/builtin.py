@@ -23,18 +23,12 @@ playout's user dispatcher (playout.py); here an unknown id plays at random.
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
-from .heuristic import PRESET_NAMES, greedy_policy, preset_policy, weighted_policy
+from .catalog import (  # the ids of the built-in policies, by name
+    FIRST_PRESET, POLICY_GREEDY, POLICY_RANDOM, POLICY_ROLLOUT, POLICY_WEIGHTED, PRESET_NAMES,
+)
+from .heuristic import greedy_policy, preset_policy, weighted_policy
 from .observe import observe
 from .rollout import rollout_policy
-
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
-POLICY_WEIGHTED = 2
-POLICY_ROLLOUT = 3
-FIRST_PRESET = 4  # then one id per preset of ``weighted`` (heuristic.PRESETS)
-POLICY_NAMES = ("random", "greedy", "weighted", "rollout") + PRESET_NAMES
-POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
-FIRST_USER_ID = 100
 
 
 @njit

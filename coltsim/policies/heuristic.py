@@ -42,35 +42,15 @@ from ..engine.state import (
     G_T_TARGET, L_KIND, L_WHERE, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind,
     card_owner,
 )
+from .catalog import (
+    GREEDY, PRESET_NAMES, PRESETS, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
+    W_SEEK, W_TEMPERATURE, WEIGHT_NAMES,
+)
 from .view import (
     KIND_VALUE, acting_bandit, is_draw, is_face_down, is_stop, line_of_fire_from, mine_inside,
     opponents_inside, option_card, playable_in_hand, rand_below, rand_unit, roof_reach,
     token_value, under_marshal,
 )
-
-W_LOOT = 0
-W_SEEK = 1
-W_FIRE = 2
-W_PUNCH = 3
-W_MARSHAL = 4
-W_AVOID = 5
-W_DRAW = 6
-W_RICH = 7
-W_TEMPERATURE = 8
-WEIGHT_NAMES = ("loot", "seek", "fire", "punch", "marshal", "avoid", "draw", "rich",
-                "temperature")
-NEVER = -1e9
-
-GREEDY = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0)
-# Named play styles of ``weighted`` (each also registered as a policy name of its own).
-PRESETS = {
-    #                       loot seek fire punch marshal avoid draw rich temperature
-    "aggressive":          (0.8, 0.8, 2.0, 2.0, 1.5, 0.5, 1.0, 2.0, 0.0),
-    "cautious":            (1.2, 1.0, 0.5, 0.5, 0.5, 3.0, 1.5, 0.5, 0.0),
-    "never_fires":         (1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0),
-    "never_moves_marshal": (1.0, 1.0, 1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 0.0),
-}
-PRESET_NAMES = tuple(PRESETS)
 
 
 def _weights(values) -> np.ndarray:

@@ -122,7 +122,7 @@ def _sort(a, n):
 
 @njit
 def observe(st, player, obs):
-    """Fill ``obs`` (a buffer from ``new_observation``) with what ``player`` may know of ``st``."""
+    """Fill ``obs`` (a scratch state) with what ``player`` may know of ``st``."""
     obs.game[:] = st.game
     obs.game[G_GAME_INDEX] = 0
     obs.game[G_TRACE] = 0

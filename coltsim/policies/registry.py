@@ -10,72 +10,19 @@ A policy is named by
 
 ``resolve_policies`` turns one spec per player into what the kernels need: policy ids, a
 parameter matrix and the tuple of user functions (user policy ``k`` gets id
-``FIRST_USER_ID + k``).  Parameters are given by name (``param_vector``).
+``FIRST_USER_ID + k``).  Names, ids and parameters come from the catalog (catalog.py).
 """
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.state import N_PARAMS
-from . import heuristic as H
-from . import rollout as R
-from .builtin import (
-    FIRST_PRESET, FIRST_USER_ID, POLICY_GREEDY, POLICY_NAMES, POLICY_RANDOM, POLICY_ROLLOUT,
-    POLICY_WEIGHTED,
+from .catalog import (
+    FIRST_USER_ID, N_PARAMS, POLICIES, POLICY_IDS, POLICY_NAMES, USER_POLICY, param_names,
+    param_vector,
 )
-
-USER_POLICY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-
-ROLLOUT_DEFAULTS = {"budget": R.DEFAULT_BUDGET, "playout": "greedy", "horizon": 0}
-
-
-def param_names(name: str) -> tuple:
-    """Names of the parameters a built-in policy reads (user policies: ``p0`` .. ``p15``)."""
-    if name in ("weighted",) + H.PRESET_NAMES:
-        return H.WEIGHT_NAMES
-    if name == "rollout":
-        return R.PARAM_NAMES
-    if name in POLICY_NAMES:
-        return ()
-    return tuple(f"p{i}" for i in range(N_PARAMS))
-
-
-def param_vector(name: str, params: dict | None = None) -> np.ndarray:
-    """The ``float64[N_PARAMS]`` parameter row of policy ``name`` with ``params`` (by name)
-    changed from its defaults.  Unknown names and bad values raise ``ValueError``."""
-    params = dict(params or {})
-    allowed = param_names(name)
-    for key in params:
-        if key not in allowed:
-            raise ValueError(f"policy {name!r} has no parameter {key!r}; allowed: "
-                             f"{', '.join(allowed) if allowed else 'none'}")
-    v = np.zeros(N_PARAMS)
-    if name == "weighted":
-        v[:] = H.GREEDY_WEIGHTS
-    elif name in H.PRESET_NAMES:
-        v[:] = H.PRESET_WEIGHTS[H.PRESET_NAMES.index(name)]
-    elif name == "rollout":
-        params = {**ROLLOUT_DEFAULTS, **params}
-    for key, value in params.items():
-        if key == "playout":
-            if value not in R.PLAYOUT_NAMES:
-                raise ValueError(f"policy 'rollout': playout must be one of "
-                                 f"{', '.join(R.PLAYOUT_NAMES)}, got {value!r}")
-            value = R.PLAYOUT_NAMES.index(value)
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(value):
-            raise ValueError(f"policy {name!r}: parameter {key} must be a finite number, "
-                             f"got {value!r}")
-        if key in ("budget", "horizon") and (value < 0 or value != int(value)):
-            raise ValueError(f"policy 'rollout': {key} must be a whole number >= 0, got {value!r}")
-        if key == "temperature" and value < 0:
-            raise ValueError(f"policy {name!r}: temperature must be >= 0, got {value!r}")
-        v[allowed.index(key)] = value
-    return v
 
 
 @dataclass(frozen=True)
@@ -119,6 +66,9 @@ def load_user_policy(spec: str):
     return _compiled(fn, spec)
 
 
+_COMPILED: dict = {}  # plain Python function -> its compiled dispatcher, made once
+
+
 def _compiled(fn, label: str):
     import numba
     from numba.extending import is_jitted
@@ -126,8 +76,10 @@ def _compiled(fn, label: str):
     if is_jitted(fn):
         return fn
     if callable(fn):
-        # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)
-        return numba.jit(nopython=True, nogil=True)(fn)
+        if fn not in _COMPILED:
+            # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)
+            _COMPILED[fn] = numba.jit(nopython=True, nogil=True)(fn)
+        return _COMPILED[fn]
     raise ValueError(f"user policy {label!r} is not a function")
 
 
@@ -165,26 +117,29 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     ids = np.zeros(players, np.int64)
     matrix = np.zeros((players, N_PARAMS))
     names = []
-    functions: list = []
+    users = {}  # seat -> compiled function
     for p, spec in enumerate(policies):
         if isinstance(spec, str) and spec in POLICY_NAMES:
-            ids[p] = POLICY_NAMES.index(spec)
+            ids[p] = POLICY_IDS[spec]
             matrix[p] = param_vector(spec, by_name.get(spec))
-            if spec in H.PRESET_NAMES and by_name.get(spec):
-                ids[p] = POLICY_WEIGHTED  # a preset with changed weights plays as weighted
+            plays_as = POLICIES[spec].plays_as
+            if plays_as is not None and by_name.get(spec):
+                ids[p] = POLICY_IDS[plays_as]  # a preset with changed weights plays as weighted
             names.append(spec)
             continue
         if isinstance(spec, str):
-            fn = load_user_policy(spec)
+            users[p] = load_user_policy(spec)
             label = spec
         else:
-            fn = _compiled(spec, repr(spec))
-            label = _label(fn)
-        if fn not in functions:
-            functions.append(fn)
-        ids[p] = FIRST_USER_ID + functions.index(fn)
+            users[p] = _compiled(spec, repr(spec))
+            label = _label(users[p])
         matrix[p] = param_vector(label, by_name.get(label))
         names.append(label)
+    # In the order of their labels, whatever the seats: every seating of the same user
+    # policies (a tournament's rotations) shares one compiled kernel (playout.batch_kernel).
+    functions = sorted(set(users.values()), key=_label)
+    for p, fn in users.items():
+        ids[p] = FIRST_USER_ID + functions.index(fn)
     if params is not None and not isinstance(params, dict):
         matrix = np.asarray(params, np.float64)
         if matrix.shape != (players, N_PARAMS) or not np.isfinite(matrix).all():
@@ -193,6 +148,4 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     return Seats(tuple(names), ids, matrix, tuple(functions))
 
 
-__all__ = ["FIRST_PRESET", "FIRST_USER_ID", "POLICY_GREEDY", "POLICY_NAMES", "POLICY_RANDOM",
-           "POLICY_ROLLOUT", "POLICY_WEIGHTED", "Seats", "load_user_policy", "param_names",
-           "param_vector", "resolve_policies"]
+__all__ = ["Seats", "load_user_policy", "param_names", "param_vector", "resolve_policies"]

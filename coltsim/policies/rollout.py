@@ -35,18 +35,11 @@ from ..engine.state import (
     B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states,
     copy_state,
 )
+from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON, P_PLAYOUT, PLAYOUT_RANDOM
 from .heuristic import greedy_policy
 from .observe import sample_world
 from .view import rand_below
 
-P_BUDGET = 0
-P_PLAYOUT = 1
-P_HORIZON = 2
-PARAM_NAMES = ("budget", "playout", "horizon")
-PLAYOUT_GREEDY = 0
-PLAYOUT_RANDOM = 1
-PLAYOUT_NAMES = ("greedy", "random")
-DEFAULT_BUDGET = 64
 MARGIN_WEIGHT = 0.05
 
 

@@ -21,20 +21,21 @@ from collections import Counter
 from pathlib import Path
 
 from coltsim.constants import RULES_VERSION
-from coltsim.trace import trace_game, write_trace
+from coltsim.setting import make_setting
+from coltsim.traces.trace import trace_game, write_trace
 
 HERE = Path(__file__).parent
 
-# (file name, trace_game arguments): every player count, fixed line-ups, different seeds.
+# file name -> (setting, seed, game index): every player count, fixed line-ups, different seeds.
 GOLDEN = {
-    "p3_seed1.jsonl": dict(players=3, seed=1, bandits="cheyenne,tuco,django"),
-    "p4_seed7.jsonl": dict(players=4, seed=7, bandits="ghost,belle,tuco,doc"),
-    "p5_seed2.jsonl": dict(players=5, seed=2, game_index=3, bandits="belle,django,doc,ghost,cheyenne"),
-    "p6_seed9.jsonl": dict(players=6, seed=9, bandits="doc,ghost,belle,cheyenne,tuco,django"),
+    "p3_seed1.jsonl": (make_setting(3, lineup="cheyenne,tuco,django"), 1, 0),
+    "p4_seed7.jsonl": (make_setting(4, lineup="ghost,belle,tuco,doc"), 7, 0),
+    "p5_seed2.jsonl": (make_setting(5, lineup="belle,django,doc,ghost,cheyenne"), 2, 3),
+    "p6_seed9.jsonl": (make_setting(6, lineup="doc,ghost,belle,cheyenne,tuco,django"), 9, 0),
     # The variants: the advanced rules, and the 2-player game (two bandits per player).
-    "p4_advanced_seed5.jsonl": dict(players=4, seed=5, bandits="tuco,doc,belle,ghost",
-                                    rules={"advanced": True}),
-    "p2_seed4.jsonl": dict(players=2, seed=4, bandits="ghost,doc,tuco,belle"),
+    "p4_advanced_seed5.jsonl": (make_setting(4, lineup="tuco,doc,belle,ghost",
+                                             rules={"advanced": True}), 5, 0),
+    "p2_seed4.jsonl": (make_setting(2, lineup="ghost,doc,tuco,belle"), 4, 0),
 }
 
 
@@ -68,10 +69,10 @@ def regenerate(directory: Path = HERE, force: bool = False) -> dict[str, Counter
     if not force and any(recorded_version(directory / name) == RULES_VERSION for name in GOLDEN):
         return None
     changed = {}
-    for name, kwargs in GOLDEN.items():
+    for name, (setting, seed, game_index) in GOLDEN.items():
         path = directory / name
         out = io.StringIO()
-        write_trace(trace_game(**kwargs), out)
+        write_trace(trace_game(setting, seed, game_index), out)
         if path.exists() and path.read_text() == out.getvalue():
             continue
         new = [json.loads(x) for x in out.getvalue().splitlines()]

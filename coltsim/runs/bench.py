@@ -17,19 +17,21 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .engine.scoring import RB_N, RG_N
-from .playout import batch_kernel
-from .runner import _available_cores, _check_count, make_setting
+from ..engine.scoring import RB_N, RG_N
+from ..playout import batch_kernel
+from ..policies import resolve_policies
+from ..setting import make_setting
+from .options import available_cores, check_count, check_workers
 
 # Run in a subprocess: time the import and first call of the batch kernel.
 _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
-from coltsim.runner import make_setting, _run_chunk, _Job
-s = make_setting({players}, policies={policy!r})
-job = _Job(0, s.lineups(), s.seat_policy(), s.params_array(), s.rules.to_array(), 0, s.id,
-           s.players, s.n_bandits, s.policies, s.rules.rounds, None)
-_run_chunk(job, 0, 0, 2)
+from coltsim.setting import make_setting
+from coltsim.runs.chunk import run_chunk
+from coltsim.runs.runner import _Run
+run = _Run.make(make_setting({players}, policies={policy!r}), 2, 0, None, 1, "loky", None, False)
+run_chunk(run.job(None), 0, 0, 2)
 print(time.perf_counter() - t)
 """
 
@@ -59,13 +61,11 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     ``compile_cold_seconds`` and ``compile_cached_seconds``.
     """
     setting = make_setting(players, policies=policy)
-    games = _check_count(games, "games", 10**9)
-    if workers is None:
-        workers = _available_cores()
-    workers = _check_count(workers, "workers", 256)
-    kernel = batch_kernel(setting.functions)
-    args = (setting.lineups(), setting.seat_policy(), setting.params_array(),
-            setting.rules.to_array(), 0)
+    games = check_count(games, "games", 10**9)
+    workers = check_workers(workers) or available_cores()
+    seats = resolve_policies(setting.players, setting.policy_specs(), setting.policy_params())
+    kernel = batch_kernel(seats.functions)
+    args = (setting.lineups(), seats.seat_policy, seats.params, setting.rules.to_array(), 0)
     out_b = np.empty((games, setting.n_bandits, RB_N), np.int32)
     out_g = np.empty((games, RG_N), np.int32)
     kernel(seed, 0, *args, out_b[:1], out_g[:1])  # load or compile before the clock starts

@@ -37,7 +37,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from . import constants as K
+from .. import constants as K
 
 _FIELDS = {
     "setup": {"rules_version": str, "coltsim_version": str, "seed": int, "game_index": int,

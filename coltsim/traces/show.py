@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from . import constants as K
+from .. import constants as K
 
 
 def _initials(names: list[str]) -> list[str]:

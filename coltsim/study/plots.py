@@ -14,8 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .analysis.frames import BANDITS, ROUND_CARDS, STATION_CARDS
-from .analysis.metrics import GAME_METRICS
+from ..analysis.frames import BANDITS
+from ..results import ROUND_CARDS
+from ..results import STATIONS as STATION_CARDS
+from ..analysis.metrics import GAME_METRICS
+from .labels import card_label
 
 FAIR_STYLE = {"linestyle": "--", "linewidth": 1.0, "alpha": 0.8}
 ZERO_STYLE = {"color": "0.3", "linestyle": "-", "linewidth": 0.8}
@@ -207,7 +210,7 @@ def plot_card_effects(ax, table: pd.DataFrame, metric: str = "mean_score",
                                              capsize=3, markersize=4, label=label))
     artists["zero"] = ax.axvline(0, **ZERO_STYLE)
     ax.set_yticks(range(len(cards)))
-    ax.set_yticklabels([_card_label(c) for c in cards])
+    ax.set_yticklabels([card_label(c) for c in cards])
     desc = GAME_METRICS[metric][0]
     unit = "percentage points" if scale == 100 else ""
     ax.set_xlabel(f"change in {desc}" + (f" ({unit})" if unit else "")
@@ -248,7 +251,7 @@ def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None
     ax.set_xticks(range(len(bandits)))
     ax.set_xticklabels([b.title() for b in bandits])
     ax.set_yticks(range(len(cards)))
-    ax.set_yticklabels([_card_label(c) for c in cards])
+    ax.set_yticklabels([card_label(c) for c in cards])
     ax.set_xlabel("bandit")
     ax.set_ylabel("card in the deck")
     label = t["label"].iloc[0] if len(t) else setting
@@ -273,7 +276,7 @@ def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,
         y = sub["effect"].to_numpy(np.float64)
         err = np.vstack([y - sub["lo"].to_numpy(np.float64), sub["hi"].to_numpy(np.float64) - y])
         artists["series"].append(ax.errorbar(x, y, yerr=np.abs(err), fmt="-o", color=colour,
-                                             capsize=2, markersize=3, label=_card_label(card)))
+                                             capsize=2, markersize=3, label=card_label(card)))
     artists["zero"] = ax.axhline(0, **ZERO_STYLE)
     positions = sorted(t["position"].unique())
     ax.set_xticks(positions)
@@ -357,13 +360,6 @@ def plot_comparison(ax, table: pd.DataFrame, group: str = "bandit",
     ax.set_title(title or "Difference on the same seeds")
     artists["legend"] = _legend_below(ax)
     return artists
-
-
-def _card_label(card: str) -> str:
-    return {"take_it_all": "Take It All!", "passengers_rebellion": "Passengers' Rebellion",
-            "marshals_revenge": "Marshal's Revenge", "hostage_taking": "Hostage-Taking",
-            "angry_marshal": "Angry Marshal", "swivel_arm": "Swivel Arm"}.get(
-        card, card.replace("_", " ").title())
 
 
 def _quantity_label(q: str) -> str:

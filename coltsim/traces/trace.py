@@ -7,20 +7,18 @@ from typing import IO
 
 import numpy as np
 
-from . import constants as K
-from .engine import flow, log as L
-from .engine.scoring import (
+from .. import constants as K
+from ..engine import flow, log as L
+from ..engine.scoring import (
     RB_BONUS, RB_GUNSLINGER, RB_LOOT, RB_N, RB_NEUTRAL, RB_RANK, RB_RECEIVED, RB_SCORE,
     RB_SHOTS, RB_TEAM, RB_TEAM_SCORE, RB_WIN, RG_FAIL, RG_N,
 )
-from .engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table, new_states
-from .engine.check import CHECK_NAMES
-from .playout import play_traced
-from .policies import POLICY_NAMES, resolve_policies
-from .rules import Rules
-from .setting import (
-    bandits_per_player, check_players, check_rules, check_seed, lineup_codes,
-)
+from ..engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table, new_states
+from ..engine.check import CHECK_NAMES
+from ..playout import play_traced
+from ..policies import POLICY_NAMES, resolve_policies
+from ..runs.options import check_seed
+from ..setting import Setting
 
 LOG_ROWS = 4096
 
@@ -110,35 +108,28 @@ def _action_params(kind: int, p) -> dict:
 _EVENT_PARAM = {K.PICKPOCKETING: "taken", K.MARSHALS_REVENGE: "lost", K.HOSTAGE_TAKING: "ransom"}
 
 
-def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=None,
-               policies=None, rules: Rules | dict | None = None) -> list[dict]:
+def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dict]:
     """Play one game and return its trace: a list of JSON-ready dicts, one per line of TRACE.md.
 
     Parameters
     ----------
-    players : int
-        3 to 6, or 2 for the two-bandit variant.
+    setting : Setting
+        What is played (``coltsim.make_setting``), with built-in policies.
     seed, game_index : int
-        The game played is fully determined by these (and the other arguments).
-    bandits : list of str or comma-separated str, optional
-        One bandit per seat (two per player with 2 players); ``"random"`` or None draws them.
-    policies : str or list of str, optional
-        One policy name for every player, or one per player (default ``"random"``).
-    rules : Rules or dict, optional
-        Rule options (default: ``Rules()``).
+        The game: game ``game_index`` of master seed ``seed``, the game a run of ``setting``
+        with this seed plays at that index.
     """
-    from . import __version__
+    from .. import __version__
 
-    players = check_players(players)
     seed = check_seed(seed)
     game_index = check_seed(game_index, "game_index")
-    lineup = lineup_codes(players, bandits)
-    seats = resolve_policies(players, policies)
+    players, rules, n_bandits = setting.players, setting.rules, setting.n_bandits
+    lineups = setting.lineups()
+    lineup = lineups[game_index % len(lineups)]
+    seats = resolve_policies(players, setting.policy_specs(), setting.policy_params())
     if seats.functions:
-        raise ValueError("traces are played with built-in policies only; allowed: "
+        raise ValueError("policies: traces are played with built-in policies only; allowed: "
                          f"{', '.join(POLICY_NAMES)}")
-    rules = check_rules(rules, players)
-    n_bandits = players * bandits_per_player(players)
 
     states = new_states(2)  # the game, and its players' observation scratch
     st = states[0]

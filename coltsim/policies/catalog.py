@@ -1,0 +1,181 @@
+"""The catalog of policies, in plain Python: every built-in policy's name, integer id and
+parameters (names, defaults, allowed values), and the check of parameters given by name.
+
+A setting (coltsim.setting) is validated against this catalog, so validation never loads the
+compiled policies: importing this module loads no numba.  The kernels (builtin.py, heuristic.py,
+rollout.py) import their ids and parameter indices from here, so the names and the numbers
+cannot drift apart.  (This docstring names njit on purpose: ``_jit`` hashes every file that
+mentions it, and the compiled policies freeze these constants into their machine code.)
+
+To add a policy: ``register`` it below (name, id, parameters in the order of its parameter row),
+write its kernel, and dispatch its id in ``builtin.choose``.
+
+A parameter row is ``float64[N_PARAMS]``: parameter ``i`` of a policy's ``params`` is entry
+``i``; entries past them are 0.  User policies (``"package.module:function"``) read their row as
+they like: their parameters are named ``p0`` .. ``p15``.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+N_PARAMS = 16  # entries of a parameter row; engine.state.N_PARAMS (tests/test_layers.py checks)
+FIRST_USER_ID = 100  # user policy k has id FIRST_USER_ID + k
+USER_POLICY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")  # "package.module:function"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One entry of a policy's parameter row.
+
+    ``choices`` names the allowed values of a parameter given by name (stored as the index of
+    the name); ``whole`` asks for a whole number >= 0; ``minimum`` bounds a number from below.
+    """
+
+    name: str
+    default: float = 0.0
+    whole: bool = False
+    minimum: float | None = None
+    choices: tuple = ()
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A built-in policy: its name, its id in ``st.seat_policy`` and its parameters."""
+
+    name: str
+    id: int
+    params: tuple = ()  # of Param, in the order of the parameter row
+    plays_as: str | None = None  # a preset whose parameters are changed plays as this policy
+
+
+POLICIES: dict[str, Policy] = {}
+
+
+def register(policy: Policy) -> Policy:
+    """Add a built-in policy to the catalog (its name and id must be new)."""
+    if policy.name in POLICIES or USER_POLICY.match(policy.name):
+        raise ValueError(f"policy name {policy.name!r} is taken or looks like a user policy")
+    if not 0 <= policy.id < FIRST_USER_ID or policy.id in {p.id for p in POLICIES.values()}:
+        raise ValueError(f"policy id {policy.id} of {policy.name!r} is taken or out of range")
+    if len(policy.params) > N_PARAMS:
+        raise ValueError(f"policy {policy.name!r} has more than {N_PARAMS} parameters")
+    POLICIES[policy.name] = policy
+    return policy
+
+
+# --- random ------------------------------------------------------------------------------------
+POLICY_RANDOM = 0
+register(Policy("random", POLICY_RANDOM))
+
+# --- greedy, weighted and its presets (heuristic.py) ------------------------------------------
+POLICY_GREEDY = 1
+POLICY_WEIGHTED = 2
+W_LOOT = 0
+W_SEEK = 1
+W_FIRE = 2
+W_PUNCH = 3
+W_MARSHAL = 4
+W_AVOID = 5
+W_DRAW = 6
+W_RICH = 7
+W_TEMPERATURE = 8
+WEIGHT_NAMES = ("loot", "seek", "fire", "punch", "marshal", "avoid", "draw", "rich",
+                "temperature")
+NEVER = -1e9
+
+GREEDY = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0)
+# Named play styles of ``weighted`` (each also registered as a policy name of its own).
+PRESETS = {
+    #                       loot seek fire punch marshal avoid draw rich temperature
+    "aggressive":          (0.8, 0.8, 2.0, 2.0, 1.5, 0.5, 1.0, 2.0, 0.0),
+    "cautious":            (1.2, 1.0, 0.5, 0.5, 0.5, 3.0, 1.5, 0.5, 0.0),
+    "never_fires":         (1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0),
+    "never_moves_marshal": (1.0, 1.0, 1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 0.0),
+}
+PRESET_NAMES = tuple(PRESETS)
+
+
+def _weights(values) -> tuple:
+    return tuple(Param(name, value, minimum=0.0 if name == "temperature" else None)
+                 for name, value in zip(WEIGHT_NAMES, values))
+
+
+register(Policy("greedy", POLICY_GREEDY))
+register(Policy("weighted", POLICY_WEIGHTED, _weights(GREEDY)))
+
+# --- rollout (rollout.py) ---------------------------------------------------------------------
+POLICY_ROLLOUT = 3
+P_BUDGET = 0
+P_PLAYOUT = 1
+P_HORIZON = 2
+PLAYOUT_GREEDY = 0
+PLAYOUT_RANDOM = 1
+PLAYOUT_NAMES = ("greedy", "random")
+DEFAULT_BUDGET = 64
+register(Policy("rollout", POLICY_ROLLOUT, (
+    Param("budget", DEFAULT_BUDGET, whole=True),  # rollouts per decision
+    Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # playout policy of every seat
+    Param("horizon", 0, whole=True),  # rounds before scoring the position; 0: to the end
+)))
+
+FIRST_PRESET = 4  # then one id per preset of ``weighted``
+for _k, _name in enumerate(PRESET_NAMES):
+    register(Policy(_name, FIRST_PRESET + _k, _weights(PRESETS[_name]), plays_as="weighted"))
+
+POLICY_NAMES = tuple(sorted(POLICIES, key=lambda name: POLICIES[name].id))
+POLICY_IDS = {name: POLICIES[name].id for name in POLICY_NAMES}
+
+
+# --- parameters by name -----------------------------------------------------------------------
+def _user_params() -> tuple:
+    return tuple(Param(f"p{i}") for i in range(N_PARAMS))
+
+
+def is_policy(name) -> bool:
+    """A built-in name or a user policy ``"package.module:function"``."""
+    return isinstance(name, str) and (name in POLICIES or bool(USER_POLICY.match(name)))
+
+
+def param_names(name: str) -> tuple:
+    """Names of the parameters a built-in policy reads (user policies: ``p0`` .. ``p15``)."""
+    policy = POLICIES.get(name)
+    return tuple(p.name for p in (policy.params if policy else _user_params()))
+
+
+def param_vector(name: str, params: dict | None = None) -> np.ndarray:
+    """The ``float64[N_PARAMS]`` parameter row of policy ``name`` with ``params`` (by name)
+    changed from its defaults.  Unknown names and bad values raise ``ValueError``."""
+    policy = POLICIES.get(name)
+    spec = policy.params if policy else _user_params()
+    allowed = [p.name for p in spec]
+    params = dict(params or {})
+    for key in params:
+        if key not in allowed:
+            raise ValueError(f"policy {name!r} has no parameter {key!r}; allowed: "
+                             f"{', '.join(allowed) if allowed else 'none'}")
+    row = np.zeros(N_PARAMS)
+    for i, p in enumerate(spec):
+        row[i] = _value(name, p, params[p.name]) if p.name in params else p.default
+    return row
+
+
+def _value(policy: str, p: Param, value) -> float:
+    if p.choices:
+        if value not in p.choices:
+            raise ValueError(f"policy {policy!r}: {p.name} must be one of "
+                             f"{', '.join(p.choices)}, got {value!r}")
+        return float(p.choices.index(value))
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value):
+        raise ValueError(f"policy {policy!r}: parameter {p.name} must be a finite number, "
+                         f"got {value!r}")
+    if p.whole and (value < 0 or value != int(value)):
+        raise ValueError(f"policy {policy!r}: {p.name} must be a whole number >= 0, "
+                         f"got {value!r}")
+    if p.minimum is not None and value < p.minimum:
+        raise ValueError(f"policy {policy!r}: {p.name} must be >= {p.minimum:g}, got {value!r}")
+    return float(value)

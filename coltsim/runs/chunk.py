@@ -1,0 +1,153 @@
+"""The work of one chunk of a run, in a worker: play games ``first .. first + n - 1`` with the
+compiled batch kernel and turn its result arrays into the two tables of coltsim.results.
+
+A chunk is one call of ``coltsim.playout.batch_kernel`` (the games one after another, without
+the GIL); game ``g`` depends only on (seed, g), so the tables never depend on how a run is cut
+into chunks or spread over workers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from .. import constants as K
+from ..engine.check import CHECK_NAMES
+from ..engine.scoring import (
+    RB_BONUS, RB_CHAR, RB_GUNSLINGER, RB_JEWEL, RB_LOOT, RB_N, RB_NEUTRAL, RB_PURSE, RB_RANK,
+    RB_RANSOM, RB_RECEIVED, RB_SCORE, RB_SHARED, RB_SHOTS, RB_STRONGBOX, RB_TEAM, RB_TEAM_SCORE,
+    RB_WIN, RG_CARS, RG_FAIL, RG_FIRST_PLAYER, RG_GUNSLINGER_CHANGED, RG_N, RG_N_GUNSLINGERS,
+    RG_N_WINNERS, RG_NEUTRAL_LEFT, RG_ROUNDS,
+)
+from ..playout import FAIL_ILLEGAL_OPTION, batch_kernel
+from ..results import ROUND_CARDS, STATIONS
+from . import storage
+
+_CAR_LETTERS = np.frombuffer(("?" + "".join(K.CAR_NAMES[1:])).encode(), np.uint8)
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """Everything a worker needs to play chunks of one setting; small and picklable."""
+
+    seed: int
+    lineups: np.ndarray  # int64[L, bandits]
+    seat_policy: np.ndarray  # int64[players]
+    params: np.ndarray  # float64[players, N_PARAMS]
+    opts: np.ndarray  # int64[N_OPTIONS]
+    check: int
+    setting_id: str
+    players: int
+    n_bandits: int
+    policies: tuple
+    rounds: int
+    folder: str | None  # write the chunk there, or return its tables
+    functions: tuple = ()  # user policies, compiled into the batch kernel of each process
+
+
+def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
+    """Play games ``first .. first + n - 1``; returns (chunk, n, failure, tables), where
+    failure is (game, code) of the first failed game or None."""
+    out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
+    out_g = np.empty((n, RG_N), np.int32)
+    kernel = batch_kernel(job.functions)  # plays the games one after another, without the GIL
+    kernel(job.seed, first, job.lineups, job.seat_policy, job.params, job.opts, job.check, out_b,
+           out_g)
+    failed = np.flatnonzero(out_g[:, RG_FAIL])
+    if failed.size:
+        g = int(failed[0])
+        return chunk, n, (first + g, int(out_g[g, RG_FAIL])), None
+    tables = chunk_tables(first, out_b, out_g, job.setting_id, job.players, list(job.policies),
+                          job.rounds)
+    if job.folder is not None:
+        storage.write_chunk(job.folder, job.setting_id, chunk, tables)
+        tables = None
+    return chunk, n, None, tables
+
+
+def failure(seed: int, game: int, code: int) -> Exception:
+    """The error of a failed game: a user policy's mistake (``ValueError``), or a broken
+    engine invariant (``RuntimeError``, a bug of coltsim)."""
+    if code == FAIL_ILLEGAL_OPTION:
+        return ValueError(f"a user policy chose an option that does not exist (seed {seed}, "
+                          f"game {game})")
+    name = CHECK_NAMES[code] if 0 <= code < len(CHECK_NAMES) else str(code)
+    return RuntimeError(f"engine invariant broken: {name} (seed {seed}, game {game}); please "
+                        "report this game")
+
+
+# --- engine arrays -> Arrow tables ---------------------------------------------------------------
+def _narrow(a: np.ndarray, dtype) -> np.ndarray:
+    """``a`` as the small integer ``dtype``; an out-of-range value is an engine bug, not data."""
+    info = np.iinfo(dtype)
+    if a.size and (a.min() < info.min or a.max() > info.max):
+        raise RuntimeError(f"result value out of range for {np.dtype(dtype).name}: "
+                           f"{a.min()}..{a.max()}")
+    return a.astype(dtype)
+
+
+def _category(codes: np.ndarray, names) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(pa.array(_narrow(codes, np.int8)),
+                                          pa.array(list(names), pa.string()))
+
+
+def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_id: str,
+                 players: int, policies: list[str], rounds: int) -> tuple[pa.Table, pa.Table]:
+    """The ``players`` and ``games`` tables of games ``first_game ..`` from the kernel's output.
+
+    out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
+    """
+    n, n_bandits = out_b.shape[:2]
+    b = out_b.reshape(n * n_bandits, -1)
+    game = np.arange(first_game, first_game + n, dtype=np.int64)
+    setting = _category(np.zeros(n, np.int8), [setting_id])
+    first = out_g[:, RG_FIRST_PLAYER]
+    seat = b[:, RB_TEAM]
+    policy_names = list(dict.fromkeys(policies))
+    policy_of_seat = np.array([policy_names.index(p) for p in policies], np.int8)
+
+    def i8(col):
+        return pa.array(_narrow(b[:, col], np.int8))
+
+    def i32(col):
+        return pa.array(b[:, col].astype(np.int32))
+
+    def flag(col):
+        return pa.array(b[:, col] != 0)
+
+    pcols = {
+        "game": pa.array(np.repeat(game, n_bandits)),
+        "setting": _category(np.zeros(n * n_bandits, np.int8), [setting_id]),
+        "players": pa.array(np.full(n * n_bandits, players, np.int8)),
+        "seat": i8(RB_TEAM),
+        "bandit_index": pa.array(np.tile(np.arange(n_bandits, dtype=np.int8), n)),
+        "bandit": _category(b[:, RB_CHAR], K.BANDIT_NAMES),
+        "policy": _category(policy_of_seat[seat], policy_names),
+        "order": pa.array(_narrow((seat - np.repeat(first, n_bandits)) % players, np.int8)),
+        "purse": i32(RB_PURSE), "jewel": i32(RB_JEWEL), "strongbox": i32(RB_STRONGBOX),
+        "ransom": i32(RB_RANSOM), "loot": i32(RB_LOOT),
+        "shots": i8(RB_SHOTS), "bullets_received": i8(RB_RECEIVED),
+        "neutral_received": i8(RB_NEUTRAL), "gunslinger": flag(RB_GUNSLINGER),
+        "bonus": i32(RB_BONUS), "score": i32(RB_SCORE), "team_score": i32(RB_TEAM_SCORE),
+        "rank": i8(RB_RANK), "win": flag(RB_WIN), "shared_win": flag(RB_SHARED),
+    }
+
+    n_cars = 4 if players == 2 else players
+    letters = np.ascontiguousarray(_CAR_LETTERS[out_g[:, RG_CARS:RG_CARS + n_cars]])
+    gcols = {
+        "game": pa.array(game),
+        "setting": setting,
+        "players": pa.array(np.full(n, players, np.int8)),
+        "first_player": pa.array(_narrow(first, np.int8)),
+    }
+    for r in range(rounds - 1):
+        gcols[f"round_{r + 1}"] = _category(out_g[:, RG_ROUNDS + r], ROUND_CARDS)
+    gcols["station"] = _category(out_g[:, RG_ROUNDS + rounds - 1] - K.FIRST_STATION, STATIONS)
+    gcols["cars"] = pa.array(letters.view(f"S{n_cars}").ravel()).cast(pa.string())
+    gcols["n_winners"] = pa.array(_narrow(out_g[:, RG_N_WINNERS], np.int8))
+    gcols["n_gunslingers"] = pa.array(_narrow(out_g[:, RG_N_GUNSLINGERS], np.int8))
+    gcols["gunslinger_changed_winner"] = pa.array(out_g[:, RG_GUNSLINGER_CHANGED] != 0)
+    gcols["neutral_left"] = pa.array(_narrow(out_g[:, RG_NEUTRAL_LEFT], np.int8))
+    return pa.table(pcols), pa.table(gcols)
+

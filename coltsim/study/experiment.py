@@ -1,0 +1,336 @@
+"""Experiment files: TOML -> a validated :class:`Experiment` whose settings are
+:class:`coltsim.setting.Setting` objects.
+
+An experiment asks one question of many simulated games.  Its file lists the settings to play
+(explicitly, or as a sweep: every combination of the listed values) and the analyses to run::
+
+    name = "rule_whatif"
+    description = "What does the Gunslinger bonus do to character balance?"
+    seed = 7
+    games = 100_000                 # per setting
+    analyses = ["balance", "gunslinger", "compare"]   # default: all
+    correction = "holm"             # or "bh"; default "holm"
+    output = "reports/rule_whatif"  # default: reports/<name>
+    backend = "loky"                # loky, threading or dask
+    workers = 2                     # default: every core
+
+    [rules]                         # options for every setting (fields of coltsim.Rules)
+    neutral_bullets = 13
+
+    [sweep]                         # every combination of:
+    players = [3, 4, 5, 6]
+    lineup = ["random"]             # "random", "all", "ghost,belle,tuco" or a list of names
+    policies = ["greedy"]           # one for every seat, or a list with one per player
+
+    [sweep.rules]                   # each rule option: a list of values to sweep
+    gunslinger_bonus = [1000, 0]
+
+    [[settings]]                    # and/or settings listed one by one
+    label = "rollout against greedy"   # optional: how reports and tournaments name it
+    players = 4
+    lineup = ["ghost", "belle", "tuco", "doc"]
+    policies = ["rollout", "greedy", "greedy", "greedy"]
+    rules = { advanced = true }
+
+    [policy_params.rollout]         # parameters of a policy, in every setting that plays it
+    budget = 32
+
+A mistake gives an :class:`ExperimentError` (a ``ValueError``) whose one-line message names the
+file, the key and the allowed values, e.g.::
+
+    experiments/x.toml: sweep.players: 7 is not a player count; allowed: 2, 3, 4, 5, 6 (...)
+
+Every setting is built and checked by ``coltsim.make_setting`` (and the run options by
+``coltsim.runs.options``); this module only knows where in the file each value came from.  A
+setting's id (``p4-greedy-1a2b3c``) is a hash of what it plays, so it stays the same when
+settings are added, removed or reordered.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules import Rules
+from ..runs.options import (
+    BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
+)
+from ..setting import FieldError, Setting, make_setting
+
+ANALYSES = ("balance", "seats", "gunslinger", "round_cards", "compare")
+CORRECTIONS = ("holm", "bh")
+TOP_KEYS = ("name", "description", "seed", "games", "analyses", "correction", "output",
+            "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params")
+SWEEP_KEYS = ("players", "lineup", "policies", "rules")
+SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
+RENAMED = {"n_jobs": "workers", "lineups": "lineup"}  # old spellings, refused with the new one
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+RULE_OPTIONS = tuple(f.name for f in dataclasses.fields(Rules))
+_TUPLE_OPTIONS = ("abilities", "cars", "round_cards")
+
+
+class ExperimentError(ValueError):
+    """A bad experiment file; the message is one line naming the file, the key and what is
+    allowed."""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file (see the module docstring for the keys)."""
+
+    name: str
+    description: str
+    seed: int
+    games: int
+    settings: tuple  # of Setting
+    analyses: tuple
+    correction: str
+    output: Path
+    backend: str
+    scheduler: str | None
+    workers: int | None  # None: every core
+    source: str  # the file it came from ("<string>" for text)
+    text: str  # the TOML text, kept so a report can record exactly what was asked
+
+    def setting(self, setting_id: str) -> Setting:
+        for s in self.settings:
+            if s.id == setting_id:
+                return s
+        raise KeyError(setting_id)
+
+    def with_overrides(self, games: int | None = None, output=None,
+                       workers: int | None = None) -> "Experiment":
+        """The same experiment with command-line overrides (``--games``, ``--out``,
+        ``--workers``) applied and validated."""
+        changes = {}
+        if games is not None:
+            changes["games"] = _checked(self.source, check_games, games)
+        if output is not None:
+            changes["output"] = Path(output)
+        if workers is not None:
+            changes["workers"] = _checked(self.source, check_workers, workers)
+        return dataclasses.replace(self, **changes)
+
+
+# --- loading ---------------------------------------------------------------------------------
+def load_experiment(path) -> Experiment:
+    """Read and validate an experiment file; :class:`ExperimentError` on any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ExperimentError(f"{path}: cannot read the experiment file: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ExperimentError(f"{path}: not a UTF-8 text file") from None
+    return loads_experiment(text, source=str(path))
+
+
+def loads_experiment(text: str, source: str = "<string>") -> Experiment:
+    """Validate experiment TOML given as text (``source`` names it in errors)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ExperimentError(f"{source}: not valid TOML: {e}") from None
+    return parse_experiment(data, source=source, text=text)
+
+
+def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Experiment:
+    """Validate an already-parsed experiment mapping."""
+    if not isinstance(data, dict):
+        raise ExperimentError(f"{source}: an experiment must be a TOML table")
+    _known_keys(source, "", data, TOP_KEYS)
+    if "name" not in data:
+        raise ExperimentError(f"{source}: name: missing; give the experiment a name "
+                              "(letters, digits, '_', '-', '.')")
+    name = data["name"]
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ExperimentError(f"{source}: name: {name!r} is not a valid name; allowed: letters, "
+                              "digits, '_', '-' and '.', starting with a letter or digit")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ExperimentError(f"{source}: description: must be a string, got {description!r}")
+    seed = _checked(source, check_seed, data.get("seed", 0))
+    if "games" not in data:
+        raise ExperimentError(f"{source}: games: missing; give the number of games per setting "
+                              "(an integer >= 1)")
+    games = _checked(source, check_games, data["games"])
+    analyses = _analyses(source, data.get("analyses", list(ANALYSES)))
+    correction = _choice(source, "correction", data.get("correction", "holm"), CORRECTIONS)
+    output = data.get("output", f"reports/{name}")
+    if not isinstance(output, str) or not output.strip():
+        raise ExperimentError(f"{source}: output: must be a folder path, got {output!r}")
+    backend = _choice(source, "backend", data.get("backend", "loky"), BACKENDS)
+    scheduler = data.get("scheduler")
+    _checked(source, check_backend, backend, scheduler)
+    workers = _checked(source, check_workers, data.get("workers"))
+    policy_params = data.get("policy_params", {})
+    if not isinstance(policy_params, dict) or not all(isinstance(v, dict)
+                                                      for v in policy_params.values()):
+        raise ExperimentError(f"{source}: policy_params: must hold one table per policy, "
+                              "e.g. [policy_params.weighted]")
+
+    base_rules = data.get("rules", {})
+    if not isinstance(base_rules, dict):
+        raise ExperimentError(f"{source}: rules: must be a table of rule options; allowed "
+                              f"options: {', '.join(RULE_OPTIONS)}")
+    _known_keys(source, "rules", base_rules, RULE_OPTIONS)
+
+    candidates = []  # (keys, setting fields, rule options with where they came from)
+    if "sweep" in data:
+        candidates += _expand_sweep(source, data["sweep"], base_rules)
+    if "settings" in data:
+        entries = data["settings"]
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise ExperimentError(f"{source}: settings: must be an array of tables "
+                                  "([[settings]] blocks)")
+        for i, entry in enumerate(entries):
+            candidates.append(_explicit_setting(source, f"settings[{i}]", entry, base_rules))
+    if not candidates:
+        raise ExperimentError(f"{source}: sweep: no settings; add a [sweep] table or "
+                              "[[settings]] blocks")
+
+    settings, seen = [], {}
+    for keys, fields, options in candidates:
+        s = _setting(source, keys, fields, options, policy_params)
+        if s.id in seen:
+            raise ExperimentError(f"{source}: {keys['where']}: the same setting as "
+                                  f"{seen[s.id]}; each setting must differ in players, line-up, "
+                                  "policies or rules")
+        seen[s.id] = keys["where"]
+        settings.append(s)
+    used = {p for s in settings for p in s.policies}
+    for policy in policy_params:
+        if policy not in used:
+            raise ExperimentError(f"{source}: policy_params.{policy}: no setting plays this "
+                                  f"policy; used: {', '.join(sorted(used))}")
+    if "compare" in analyses and "analyses" in data and len(settings) < 2:
+        raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
+                              "this experiment has one")
+    return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
+                      Path(output), backend, scheduler, workers, source, text)
+
+
+# --- pieces ----------------------------------------------------------------------------------
+def _checked(source: str, check, *args):
+    """``check(*args)``, with its FieldError as an ExperimentError naming the file."""
+    try:
+        return check(*args)
+    except FieldError as e:
+        raise ExperimentError(f"{source}: {e.field}: {e.problem}") from None
+
+
+def _known_keys(source: str, where: str, table: dict, allowed) -> None:
+    for key in table:
+        if key not in allowed:
+            path = f"{where}.{key}" if where else key
+            if RENAMED.get(key) in allowed:
+                raise ExperimentError(f"{source}: {path}: renamed; write {RENAMED[key]} "
+                                      f"instead of {key}")
+            raise ExperimentError(f"{source}: {path}: unknown key; allowed: {', '.join(allowed)}")
+
+
+def _choice(source, key, value, allowed) -> str:
+    if value not in allowed:
+        raise ExperimentError(f"{source}: {key}: unknown value {value!r}; allowed: "
+                              f"{', '.join(allowed)}")
+    return value
+
+
+def _analyses(source, value) -> tuple:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise ExperimentError(f"{source}: analyses: must be a non-empty list; allowed: "
+                              f"{', '.join(ANALYSES)}")
+    for a in value:
+        if a not in ANALYSES:
+            raise ExperimentError(f"{source}: analyses: unknown analysis {a!r}; allowed: "
+                                  f"{', '.join(ANALYSES)}")
+    return tuple(dict.fromkeys(value))
+
+
+def _as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def _expand_sweep(source, sweep, base_rules) -> list:
+    if not isinstance(sweep, dict):
+        raise ExperimentError(f"{source}: sweep: must be a table with keys "
+                              f"{', '.join(SWEEP_KEYS)}")
+    _known_keys(source, "sweep", sweep, SWEEP_KEYS)
+    if "players" not in sweep:
+        raise ExperimentError(f"{source}: sweep.players: missing; list the player counts, "
+                              f"e.g. players = [3, 4, 5, 6]")
+    players = _as_list(sweep["players"])
+    lineups = _as_list(sweep.get("lineup", ["random"]))
+    policies = _as_list(sweep.get("policies", ["random"]))
+    for key, values in (("players", players), ("lineup", lineups), ("policies", policies)):
+        if not values:
+            raise ExperimentError(f"{source}: sweep.{key}: empty list; give at least one value")
+    rule_sweep = sweep.get("rules", {})
+    if not isinstance(rule_sweep, dict):
+        raise ExperimentError(f"{source}: sweep.rules: must be a table of rule options, each "
+                              "with a list of values")
+    _known_keys(source, "sweep.rules", rule_sweep, RULE_OPTIONS)
+    for opt, values in rule_sweep.items():
+        example = "[[\"ghost\", \"belle\"], []]" if opt in _TUPLE_OPTIONS else "[1000, 0]"
+        if not isinstance(values, list) or not values:
+            raise ExperimentError(f"{source}: sweep.rules.{opt}: must be a non-empty list of "
+                                  f"values to sweep, e.g. {example}")
+        if opt in base_rules:
+            raise ExperimentError(f"{source}: sweep.rules.{opt}: also set in [rules]; set it in "
+                                  "one place")
+    keys = {"where": "sweep", "players": "sweep.players", "lineup": "sweep.lineup",
+            "policies": "sweep.policies", "label": "sweep", "rules": "sweep.rules"}
+    rule_names = list(rule_sweep)
+    out = []
+    for n, lineup, policy, values in itertools.product(
+            players, lineups, policies, itertools.product(*(rule_sweep[o] for o in rule_names))):
+        options = _with_origin(base_rules, "rules")
+        options.update({o: (v, f"sweep.rules.{o}") for o, v in zip(rule_names, values)})
+        out.append((keys, {"players": n, "lineup": lineup, "policies": policy}, options))
+    return out
+
+
+def _with_origin(options: dict, where: str) -> dict:
+    """Rule options as ``name -> (value, key path)`` so an error names where a value came from."""
+    return {o: (v, f"{where}.{o}") for o, v in options.items()}
+
+
+def _explicit_setting(source, key, entry, base_rules):
+    _known_keys(source, key, entry, SETTING_KEYS)
+    if "players" not in entry:
+        raise ExperimentError(f"{source}: {key}.players: missing; give the player count")
+    rules = entry.get("rules", {})
+    if not isinstance(rules, dict):
+        raise ExperimentError(f"{source}: {key}.rules: must be a table of rule options")
+    _known_keys(source, f"{key}.rules", rules, RULE_OPTIONS)
+    options = _with_origin(base_rules, "rules")
+    options.update(_with_origin(rules, f"{key}.rules"))
+    keys = {"where": key, **{f: f"{key}.{f}" for f in SETTING_KEYS}}
+    fields = {"players": entry["players"], "lineup": entry.get("lineup", "random"),
+              "policies": entry.get("policies", "random"), "label": entry.get("label")}
+    return keys, fields, options
+
+
+def _setting(source, keys: dict, fields: dict, options: dict, policy_params: dict) -> Setting:
+    """``make_setting`` of one candidate; its FieldError names the key the value came from."""
+    rules = {opt: value for opt, (value, _) in options.items()}
+    try:
+        setting = make_setting(rules=rules, params=policy_params, **fields)
+        check_storable(setting)
+        return setting
+    except FieldError as e:
+        if e.field.startswith("params."):
+            where = f"policy_params.{e.field.removeprefix('params.')}"
+        elif e.field == "rules":
+            # Name the option the message is about (Rules' messages name it), else the tables.
+            paths = [path for opt, (_, path) in options.items()
+                     if re.search(rf"\b{opt}\b", e.problem)]
+            where = paths[0] if paths else keys["rules"]
+        else:
+            where = keys.get(e.field, keys["where"])
+        raise ExperimentError(f"{source}: {where}: {e.problem}") from None

@@ -1,0 +1,92 @@
+"""Tournaments: policies against each other on identical deals, seats rotated.
+
+``tournament(settings, games=...)`` plays every setting (a table: one policy per seat) through
+the runner on the deals ``0 .. games - 1`` of ``seed``, once per rotation of its policies
+(policy ``e`` of the table sits at seat ``(e + r) % players`` in rotation ``r``), so every
+policy plays every seat, bandit and first-player position of every deal, and every table plays
+the same deals (common random numbers: a deal fixes the bandits, train, purses, round cards and
+first player; the shuffles during play then follow the game).  Rotations that seat the same
+policies are played once.
+
+Each policy's share of the victories per seat, with an interval over deals, comes from
+``coltsim.analysis.tournament.policy_shares``; compare it with the fair share ``1/players``.
+
+From the command line, on an experiment file whose settings are the tables::
+
+    coltsim tournament experiments/policy_ladder.toml [--games N] [--workers K] [--csv F]
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..analysis.frames import concat_results
+from ..analysis.tournament import policy_shares
+from ..runs.options import check_games
+from ..runs.runner import simulate
+from ..setting import FieldError, Setting, make_setting
+from .experiment import load_experiment
+
+
+def rotations(setting: Setting) -> list[Setting]:
+    """The distinct seat rotations of a table, rotation 0 (the setting itself) first."""
+    specs = setting.policy_specs()
+    out = {setting.id: setting}
+    for r in range(1, setting.players):
+        rotated = make_setting(setting.players, setting.lineup, specs[-r:] + specs[:-r],
+                               setting.rules, setting.policy_params(), setting.label)
+        out.setdefault(rotated.id, rotated)
+    return list(out.values())
+
+
+def table_label(setting: Setting) -> str:
+    return setting.label or " vs ".join(setting.policies)
+
+
+def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None = None,
+               backend: str = "loky", progress: bool = False) -> pd.DataFrame:
+    """Play tables of policies on the same deals with seats rotated; win rates with intervals.
+
+    Parameters
+    ----------
+    settings : Setting or list of Setting
+        The tables (``coltsim.make_setting(players, lineup, policies, rules, params,
+        label)``), named by their label or their policies.  Every table plays the same deals.
+    games : int
+        Deals per table (at least 2); each is played once per distinct seat rotation.
+    seed : int
+        Master seed of the deals.
+    workers, backend, progress
+        As for ``coltsim.simulate``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per table and policy: ``table``, then the columns of
+        ``coltsim.analysis.tournament.policy_shares`` (``policy, seats, games, win_rate,
+        ci_low, ci_high, fair_share, mean_score``).
+    """
+    settings = [settings] if isinstance(settings, Setting) else list(settings)
+    if not settings or not all(isinstance(s, Setting) for s in settings):
+        raise FieldError("settings", "a tournament needs one or more tables, each a setting "
+                                     "(coltsim.make_setting) with one policy per seat")
+    labels = [table_label(s) for s in settings]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise FieldError("settings", f"two tables are named {label!r}; give them labels")
+    if check_games(games) < 2:
+        raise FieldError("games", f"a tournament needs at least 2 deals, got {games}")
+    frames = []
+    for label, setting in zip(labels, settings):
+        played = [simulate(r, games, seed=seed, workers=workers, backend=backend,
+                           progress=progress) for r in rotations(setting)]
+        shares = policy_shares(concat_results(*played))
+        shares.insert(0, "table", label)
+        frames.append(shares)
+    return pd.concat(frames, ignore_index=True)
+
+
+def tournament_file(path, games: int | None = None, workers: int | None = None) -> pd.DataFrame:
+    """The tournament of an experiment file: its settings are the tables, its seed, games,
+    workers and backend the run's (``games`` and ``workers`` override the file's)."""
+    e = load_experiment(path).with_overrides(games=games, workers=workers)
+    return tournament(e.settings, e.games, e.seed, workers=e.workers, backend=e.backend)
