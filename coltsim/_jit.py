@@ -10,27 +10,16 @@ functions it calls, so after an edit or a ``git pull`` a kernel could run stale 
 therefore keeps a stamp of all its compiled sources beside its cache and, when they change,
 removes its own cache files (``*.nbi``, ``*.nbc`` in coltsim's ``__pycache__`` folders) before
 anything is compiled.  With ``$NUMBA_CACHE_DIR`` set, numba keeps the files elsewhere: clear that
-folder after changing coltsim's sources (the test suite keys its folder on the sources itself).
+folder after changing coltsim's sources (the test suite keys its folder on the sources itself:
+tests/conftest.py).
 """
 import functools
-import hashlib
-from pathlib import Path
 
 import numba
 
-_ROOT = Path(__file__).parent
-_STAMP = _ROOT / "__pycache__" / "numba-sources.sha1"
+from ._sources import ROOT, source_hash
 
-
-def source_hash() -> str:
-    """Hash of every module with compiled code and of the constants they read."""
-    h = hashlib.sha1()
-    for path in sorted(_ROOT.rglob("*.py")):
-        text = path.read_bytes()
-        if b"njit" in text or path.name in ("constants.py", "rules.py", "catalog.py"):
-            h.update(str(path.relative_to(_ROOT)).encode())
-            h.update(text)
-    return h.hexdigest()[:12]
+_STAMP = ROOT / "__pycache__" / "numba-sources.sha1"
 
 
 def _drop_stale_cache() -> None:
@@ -40,7 +29,7 @@ def _drop_stale_cache() -> None:
         if _STAMP.exists() and _STAMP.read_text() == current:
             return
         for pattern in ("*.nbi", "*.nbc"):
-            for path in _ROOT.rglob(f"__pycache__/{pattern}"):
+            for path in ROOT.rglob(f"__pycache__/{pattern}"):
                 path.unlink(missing_ok=True)
         _STAMP.parent.mkdir(exist_ok=True)
         _STAMP.write_text(current)

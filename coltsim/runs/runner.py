@@ -39,7 +39,7 @@ from .options import (
 
 def engine_hash() -> str:
     """Hash of the compiled sources: results of two runs can be mixed only if it is equal."""
-    from .._jit import source_hash
+    from .._sources import source_hash
 
     return source_hash()
 
