@@ -35,12 +35,11 @@ from .engine.scoring import RB_N, RG_N, score_game
 from .engine.setup import setup_game
 from .engine.state import (
     B_BULLETS, B_CHAR, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_CHECK,
-    G_FAIL,
-    G_FIRST, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PEND_KIND, G_PEND_N,
+    G_FAIL, G_FIRST, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PEND_KIND, G_PEND_N,
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_POS, G_ROUND, G_SLOT, G_TURN, L_KIND, L_VALUE, L_WHERE,
     PH_DISCARD, PH_EVENT, PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD,
-    PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, init_table, make_card, new_states, push_card,
-    remove_card,
+    PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, count_loot, init_table, make_card, new_states,
+    push_card, remove_card,
 )
 from .rules import O_NEUTRAL_BULLETS, Rules
 from .setting import bandits_per_player, check_rules, lineup_codes
@@ -296,6 +295,7 @@ class Position:
             if st.bandit[b, B_CAR] == st.game[G_MARSHAL] and st.bandit[b, B_LEVEL] == K.INSIDE:
                 raise ValueError(f"{_name(st, b)} is inside the Marshal's car "
                                  f"(car {st.game[G_MARSHAL]}); a bandit never stays there")
+        count_loot(st)  # the loot was placed by hand
         _raise_if_broken(st, ValueError, "impossible position")
         st.game[G_CHECK] = 1
         return st

@@ -103,6 +103,10 @@ def _loot_nowhere(st):
     st.loot[5, L_WHERE] = 77
 
 
+def _token_moved_behind_the_tables(st):
+    st.loot[K.FIRST_JEWEL, L_WHERE] = K.AT_BANDIT + 0  # not through move_token
+
+
 def _bullet_vanished(st):
     st.bandit[2, B_BULLETS] = 5
 
@@ -123,7 +127,8 @@ def _neutral_vanished(st):
 
 @pytest.mark.parametrize("break_it, code", [
     (_inside_marshal, C.CHECK_MARSHAL_CAR), (_off_train, C.CHECK_POSITION),
-    (_loot_nowhere, C.CHECK_LOOT_PLACE), (_bullet_vanished, C.CHECK_BULLETS),
+    (_loot_nowhere, C.CHECK_LOOT_PLACE), (_token_moved_behind_the_tables, C.CHECK_LOOT_TABLES),
+    (_bullet_vanished, C.CHECK_BULLETS),
     (_card_lost, C.CHECK_CARDS), (_card_to_other_player, C.CHECK_CARDS),
     (_neutral_vanished, C.CHECK_NEUTRAL),
 ])

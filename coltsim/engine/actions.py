@@ -11,8 +11,8 @@ from .._jit import njit
 from ..rules import O_DJANGO_PUSH_WITHOUT_BULLETS, O_NEUTRAL_RUNOUT, O_ROOF_MOVE_MAX, RUNOUT_NOBODY
 from .state import (
     B_BULLETS, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, G_BANDITS, G_GIVEN, G_HITS, G_MARSHAL,
-    G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, L_KIND, L_VALUE, L_WHERE, Z_DECK, ability, bandit_spot, caboose,
-    kinds_at, make_card, owner_of_bandit, pick_token, push_card,
+    G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, L_KIND, Z_DECK, ability, bandit_spot, caboose,
+    kinds_at, make_card, move_token, owner_of_bandit, pick_token, push_card,
 )
 
 
@@ -203,7 +203,7 @@ def rob_options(st, b, out):
 def do_rob(st, b, kind):
     """Take one token of ``kind`` from ``b``'s spot (a purse blind); returns the token."""
     t = pick_token(st, bandit_spot(st, b), kind)
-    st.loot[t, L_WHERE] = K.AT_BANDIT + b
+    move_token(st, t, K.AT_BANDIT + b)
     return t
 
 
@@ -223,7 +223,7 @@ def punch_loot_options(st, target, out):
 def punch_drop(st, target, kind):
     """``target`` drops a token of ``kind`` (a random purse) on its spot; returns the token."""
     t = pick_token(st, K.AT_BANDIT + target, kind)
-    st.loot[t, L_WHERE] = bandit_spot(st, target)
+    move_token(st, t, bandit_spot(st, target))
     return t
 
 
@@ -234,7 +234,7 @@ def cheyenne_may_take(st, b, token):
 
 @njit(inline="always")
 def take_token(st, b, token):
-    st.loot[token, L_WHERE] = K.AT_BANDIT + b
+    move_token(st, token, K.AT_BANDIT + b)
 
 
 @njit(inline="always")
@@ -270,16 +270,3 @@ def marshal_options(st, out):
 def do_marshal_move(st, to_car):
     st.game[G_MARSHAL] = to_car
     marshal_rule(st)
-
-
-@njit
-def loot_value_of(st, b):
-    """Total value of the loot bandit ``b`` carries."""
-    loot = st.loot
-    v = 0
-    for t in range(K.N_LOOT):
-        if loot[t, L_WHERE] == K.AT_BANDIT + b:
-            v += loot[t, L_VALUE]
-    return v
-
-

@@ -8,8 +8,8 @@ from ..rules import O_NEUTRAL_BULLETS
 from .state import (
     B_BULLETS, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
     G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, L_WHERE, N_ZONES,
-    PH_DISCARD, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD,
-    PILE_PLAYER, card_kind, card_owner,
+    L_KIND, L_VALUE, N_PLACES, PH_DISCARD, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD,
+    PILE_PLAYER, card_kind, card_owner, place,
 )
 
 CHECK_OK = 0
@@ -20,8 +20,36 @@ CHECK_BULLETS = 4  # a bandit's bullet cards not conserved (left + fired != 6)
 CHECK_NEUTRAL = 5  # neutral bullets not conserved
 CHECK_CARDS = 6  # action cards lost, duplicated or in the wrong player's zones
 CHECK_RECEIVED = 7  # bullet cards in a player's zones differ from what its bandits received
+CHECK_LOOT_TABLES = 8  # held / held_value differ from where the tokens are
 CHECK_NAMES = ("ok", "position", "marshal_car", "loot_place", "bullets", "neutral", "cards",
-               "received")
+               "received", "loot_tables")
+
+
+_HELD = 4 * K.MAX_BANDITS  # scratch: a copy of held, then of held_value, for the recount
+_VALUE = _HELD + N_PLACES * K.N_LOOT_KINDS
+
+
+@njit
+def _loot_tables_match(st):
+    """``held`` and ``held_value`` say what ``loot`` says: take every token off a copy of them,
+    and nothing must be left."""
+    held = st.scratch[_HELD:_VALUE]
+    value = st.scratch[_VALUE:_VALUE + N_PLACES]
+    for q in range(N_PLACES):
+        value[q] = st.held_value[q]
+        for k in range(K.N_LOOT_KINDS):
+            held[q * K.N_LOOT_KINDS + k] = st.held[q, k]
+    for t in range(K.N_LOOT):
+        q = place(st.loot[t, L_WHERE])
+        held[q * K.N_LOOT_KINDS + st.loot[t, L_KIND]] -= 1
+        value[q] -= st.loot[t, L_VALUE]
+    for i in range(N_PLACES * K.N_LOOT_KINDS):
+        if held[i] != 0:
+            return False
+    for q in range(N_PLACES):
+        if value[q] != 0:
+            return False
+    return True
 
 
 @njit
@@ -43,6 +71,8 @@ def check_invariants(st):
         w = st.loot[t, L_WHERE]
         if not (w == K.IN_BOX or 0 <= w < 2 * (cab + 1) or K.AT_BANDIT <= w < K.AT_BANDIT + nb):
             return CHECK_LOOT_PLACE
+    if not _loot_tables_match(st):
+        return CHECK_LOOT_TABLES
     # Count every card of every zone; the pile holds cards not yet resolved.  Four tables
     # per bandit or player, in the state's scratch.
     fired = st.scratch[0:K.MAX_BANDITS]

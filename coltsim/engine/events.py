@@ -9,7 +9,7 @@ from .._jit import njit
 from .actions import give_neutral, marshal_rule
 from .state import (
     B_CAR, B_LEVEL, G_BANDITS, G_MARSHAL, L_KIND, L_VALUE, L_WHERE, bandit_spot, caboose,
-    loot_at, pick_token,
+    loot_at, move_token, pick_token,
 )
 
 
@@ -51,7 +51,7 @@ def event_braking(st):
 def event_take_it_all(st):
     """The second strongbox goes inside the Marshal's car; returns its token."""
     t = K.FIRST_STRONGBOX + 1
-    st.loot[t, L_WHERE] = 2 * st.game[G_MARSHAL] + K.INSIDE
+    move_token(st, t, 2 * st.game[G_MARSHAL] + K.INSIDE)
     return t
 
 
@@ -78,7 +78,7 @@ def pickpocket_eligible(st, b):
 @njit
 def do_pickpocket(st, b):
     t = pick_token(st, bandit_spot(st, b), K.PURSE)
-    st.loot[t, L_WHERE] = K.AT_BANDIT + b
+    move_token(st, t, K.AT_BANDIT + b)
     return t
 
 
@@ -94,7 +94,7 @@ def event_marshals_revenge(st, ev):
                 if worst < 0 or st.loot[t, L_VALUE] < st.loot[worst, L_VALUE]:
                     worst = t
         if worst >= 0:
-            st.loot[worst, L_WHERE] = K.IN_BOX
+            move_token(st, worst, K.IN_BOX)
             ev[b] = worst
 
 
@@ -104,5 +104,5 @@ def event_hostage_taking(st, ev):
     for b in range(st.game[G_BANDITS]):
         if st.bandit[b, B_CAR] == K.LOCO:
             t = K.FIRST_RANSOM + b
-            st.loot[t, L_WHERE] = K.AT_BANDIT + b
+            move_token(st, t, K.AT_BANDIT + b)
             ev[b] = t

@@ -12,7 +12,7 @@ from .rng import N_FIXED_STREAMS
 from .state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_TEAM, G_BANDITS, G_CARS, G_FIRST, G_FIRST_FIRST,
     G_GAME_INDEX, G_MARSHAL, G_N_ROUNDS, G_NEUTRAL_LEFT, G_PHASE, G_PLAYERS, G_TRACE, L_KIND,
-    L_VALUE, L_WHERE, PH_ROUND_START, Z_DECK, make_card, push_card, spot_of,
+    L_VALUE, L_WHERE, PH_ROUND_START, Z_DECK, count_loot, make_card, push_card, spot_of,
 )
 
 # Regions of st.scratch used by setup (the deal allocates nothing).
@@ -203,6 +203,7 @@ def setup_game(st, seed, game_index, lineup):
     _choose_characters(st, lineup)
     _init_loot(st)
     _build_train(st)
+    count_loot(st)
     st.game[G_MARSHAL] = K.LOCO
     st.game[G_NEUTRAL_LEFT] = st.opts[O_NEUTRAL_BULLETS]
     first = randint(st.rng, RNG_SETUP, players)

@@ -17,6 +17,10 @@ All fields are ``int64`` unless noted; ``-1`` means "none" throughout.
                     bullet cards left, bullet cards received from bandits and neutral ones
 ``loot[t, L_*]``    one row per loot token id: kind, value, where it is (a spot
                     ``2 * car + level``, ``AT_BANDIT + b``, or ``IN_BOX``)
+``held[q, kind]``   tokens of each kind at each place ``q = place(where)``: the spots, then
+``held_value[q]``   each bandit, then the box; and their total value.  Derived from ``loot``
+                    (``count_loot``) and kept in step by ``move_token``, the one way a token
+                    moves, so that "what lies here" costs one read
 ``cars[i]``         car code (constants.CAR_NAMES) of car ``i``; 0 is the locomotive
 ``rounds[r]``       round card of round ``r``; the last one is the train-station card
 ``cards[p, z, i]``  card ``i`` of player ``p``'s zone ``z`` (Z_DECK, Z_HAND, Z_DISCARD); the
@@ -124,13 +128,16 @@ MAX_PLAYERS = 6
 N_PARAMS = 16
 REC_W = 24  # columns of a trace record (log.py)
 MAX_RECORDS = 4  # trace records one step may write
-SCRATCH_N = 64
+SCRATCH_N = 160
+N_PLACES = K.MAX_SPOTS + K.MAX_BANDITS + 1  # spots, bandits, the box
 FSCRATCH_N = 128
 
 STATE_DTYPE = np.dtype([
     ("game", np.int64, (G_N,)),
     ("bandit", np.int64, (K.MAX_BANDITS, B_N)),
     ("loot", np.int64, (K.N_LOOT, L_N)),
+    ("held", np.int64, (N_PLACES, K.N_LOOT_KINDS)),
+    ("held_value", np.int64, (N_PLACES,)),
     ("cars", np.int64, (K.MAX_CARS,)),
     ("rounds", np.int64, (MAX_ROUNDS,)),
     ("cards", np.int64, (MAX_PLAYERS, N_ZONES, K.MAX_CARDS)),
@@ -260,24 +267,56 @@ def owner_of_bandit(st, b):
     return st.bandit[b, B_TEAM]
 
 
+# --- loot ---------------------------------------------------------------------------------------
+@njit(inline="always")
+def place(where):
+    """Row of ``held`` for ``where``: a spot, ``AT_BANDIT + b`` or ``IN_BOX``."""
+    if where >= K.AT_BANDIT:
+        return K.MAX_SPOTS + where - K.AT_BANDIT
+    if where == K.IN_BOX:
+        return N_PLACES - 1
+    return where
+
+
+@njit
+def count_loot(st):
+    """Derive ``held`` and ``held_value`` from ``loot`` (after a setup or an edit by hand)."""
+    st.held[:, :] = 0
+    st.held_value[:] = 0
+    for t in range(K.N_LOOT):
+        q = place(st.loot[t, L_WHERE])
+        st.held[q, st.loot[t, L_KIND]] += 1
+        st.held_value[q] += st.loot[t, L_VALUE]
+
+
+@njit
+def move_token(st, t, where):
+    """Token ``t`` goes to ``where`` (a spot, ``AT_BANDIT + b`` or ``IN_BOX``)."""
+    kind = st.loot[t, L_KIND]
+    value = st.loot[t, L_VALUE]
+    q = place(st.loot[t, L_WHERE])
+    st.held[q, kind] -= 1
+    st.held_value[q] -= value
+    q = place(where)
+    st.held[q, kind] += 1
+    st.held_value[q] += value
+    st.loot[t, L_WHERE] = where
+
+
 @njit
 def kinds_at(st, where):
     """Bitmask of the loot kinds present at ``where``."""
-    loot = st.loot
+    held = st.held[place(where)]
     mask = 0
-    for t in range(K.N_LOOT):
-        mask |= np.int64(loot[t, L_WHERE] == where) << loot[t, L_KIND]  # branch-free
+    for kind in range(K.N_LOOT_KINDS):
+        mask |= np.int64(held[kind] > 0) << kind
     return mask
 
 
-@njit
+@njit(inline="always")
 def loot_at(st, where, kind):
     """Number of tokens of ``kind`` at ``where`` (a spot or AT_BANDIT + b)."""
-    loot = st.loot
-    n = 0
-    for t in range(K.N_LOOT):
-        n += (loot[t, L_WHERE] == where) & (loot[t, L_KIND] == kind)  # branch-free
-    return n
+    return st.held[place(where), kind]
 
 
 @njit

@@ -39,7 +39,7 @@ from ..engine.flow import (
 )
 from ..engine.state import (
     B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_MARSHAL, G_PEND_PLAYER, G_PILE_N,
-    G_T_TARGET, L_KIND, L_WHERE, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind,
+    G_T_TARGET, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind,
     card_owner,
 )
 from .catalog import (
@@ -47,9 +47,9 @@ from .catalog import (
     W_SEEK, W_TEMPERATURE, WEIGHT_NAMES,
 )
 from .view import (
-    KIND_VALUE, acting_bandit, is_draw, is_face_down, is_stop, line_of_fire_from, mine_inside,
-    opponents_inside, option_card, playable_in_hand, rand_below, rand_unit, roof_reach,
-    token_value, under_marshal,
+    KIND_VALUE, acting_bandit, carried_value, grab_value, is_draw, is_face_down, is_stop,
+    line_of_fire_from, mine_inside, opponents_inside, option_card, playable_in_hand, rand_below,
+    rand_unit, roof_reach, under_marshal,
 )
 
 
@@ -99,20 +99,17 @@ def _carried(obs, b):
 # --- where things are -----------------------------------------------------------------------------
 @njit
 def _decision_tables(obs, player, w):
-    """The weights, and in one pass over the loot what a Robbery takes on each spot and what
-    each bandit carries as ``player`` knows it."""
+    """The weights, what a Robbery takes on each spot and what each bandit carries as ``player``
+    knows it."""
     f = obs.fscratch
     for i in range(len(WEIGHT_NAMES)):
         f[_W + i] = w[i]
     f[_GRAB:_SCORES] = 0.0
-    for t in range(K.N_LOOT):
-        where = obs.loot[t, L_WHERE]
-        if 0 <= where < K.MAX_SPOTS:
-            v = KIND_VALUE[obs.loot[t, L_KIND]]
-            if v > f[_GRAB + where]:
-                f[_GRAB + where] = v
-        elif where >= K.AT_BANDIT:
-            f[_CARRIED + where - K.AT_BANDIT] += token_value(obs, player, t)
+    for car in range(caboose(obs) + 1):
+        for level in (K.INSIDE, K.ROOF):
+            f[_GRAB + 2 * car + level] = grab_value(obs, car, level)
+    for b in range(obs.game[G_BANDITS]):
+        f[_CARRIED + b] = carried_value(obs, player, b)
     obs.scratch[_PROJ_CAR:_PROJ_LEVEL + K.MAX_BANDITS] = -1
 
 

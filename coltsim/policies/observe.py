@@ -43,7 +43,7 @@ from ..engine.state import (
     G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_REC_N, G_ROUND, G_T_TOKEN,
     G_TRACE, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
     PILE_CARD, PILE_DOWN, PILE_N, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner,
-    copy_state, make_card,
+    copy_state, count_loot, make_card,
 )
 
 UNKNOWN = -1
@@ -143,6 +143,7 @@ def observe(st, player, obs):
         obs.loot[row, L_KIND] = K.PURSE
         obs.loot[row, L_VALUE] = st.loot[t, L_VALUE] if known else UNKNOWN
         obs.loot[row, L_WHERE] = st.loot[t, L_WHERE]
+    count_loot(obs)  # what lies where is public; held_value is exact only for its own bandits
     for b in range(st.evtok.shape[0]):
         t = st.evtok[b]
         obs.evtok[b] = _anonymous_token(st, player, t) if t >= 0 else t
@@ -358,6 +359,7 @@ def sample_world(obs, rng, worlds, i):
         world.rng[s, 0] = next_u64(rng, 0)
         world.rng[s, 1] = 0
     _sample_purses(obs, rng, world)
+    count_loot(world)
     _sample_rounds(obs, rng, world)
     shuffle(rng, 0, world.cards[player, Z_DECK], world.ncards[player, Z_DECK])
     count = np.zeros(64, np.int64)

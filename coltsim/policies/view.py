@@ -184,39 +184,31 @@ def token_value(obs, player, t):
     return float(obs.loot[t, L_VALUE])
 
 
-@njit
+@njit(inline="always")
 def loot_count(obs, car, level, kind):
     """Tokens of ``kind`` (constants.PURSE, JEWEL, STRONGBOX) on spot (car, level)."""
-    where = 2 * car + level
-    n = 0
-    for t in range(K.N_LOOT):
-        if obs.loot[t, L_WHERE] == where and obs.loot[t, L_KIND] == kind:
-            n += 1
-    return n
+    return obs.held[2 * car + level, kind]
 
 
 @njit
 def grab_value(obs, car, level):
     """What a Robbery on (car, level) would take: the most valuable kind lying there (a purse at
     its expected value); 0 if the spot is bare."""
-    where = 2 * car + level
+    held = obs.held[2 * car + level]
     best = 0.0
-    for t in range(K.N_LOOT):
-        if obs.loot[t, L_WHERE] == where:
-            v = KIND_VALUE[obs.loot[t, L_KIND]]
-            if v > best:
-                best = v
+    for kind in range(K.N_LOOT_KINDS):
+        if held[kind] > 0:
+            best = max(best, KIND_VALUE[kind])
     return best
 
 
 @njit
 def spot_value(obs, car, level):
     """Total (expected) value lying on (car, level)."""
-    where = 2 * car + level
+    held = obs.held[2 * car + level]
     v = 0.0
-    for t in range(K.N_LOOT):
-        if obs.loot[t, L_WHERE] == where:
-            v += KIND_VALUE[obs.loot[t, L_KIND]]
+    for kind in range(K.N_LOOT_KINDS):
+        v += held[kind] * KIND_VALUE[kind]
     return v
 
 
@@ -224,24 +216,23 @@ def spot_value(obs, car, level):
 def carried_value(obs, player, b):
     """Value of the loot bandit ``b`` carries, as ``player`` knows it (its own purses exactly,
     other purses at their expected value)."""
-    where = K.AT_BANDIT + b
+    q = K.MAX_SPOTS + b  # state.place(AT_BANDIT + b)
+    if obs.bandit[b, B_TEAM] == player:
+        return float(obs.held_value[q])
     v = 0.0
-    for t in range(K.N_LOOT):
-        if obs.loot[t, L_WHERE] == where:
-            v += token_value(obs, player, t)
+    for kind in range(K.N_LOOT_KINDS):
+        v += obs.held[q, kind] * KIND_VALUE[kind]
     return v
 
 
 @njit
 def best_carried_kind(obs, b):
     """The most valuable kind bandit ``b`` carries (purse < jewel < strongbox), -1 if none."""
-    where = K.AT_BANDIT + b
+    held = obs.held[K.MAX_SPOTS + b]
     best = -1
-    for t in range(K.N_LOOT):
-        if obs.loot[t, L_WHERE] == where:
-            k = obs.loot[t, L_KIND]
-            if k != K.RANSOM and (best < 0 or KIND_VALUE[k] > KIND_VALUE[best]):
-                best = k
+    for kind in (K.PURSE, K.JEWEL, K.STRONGBOX):  # in order of value
+        if held[kind] > 0:
+            best = kind
     return best
 
 
