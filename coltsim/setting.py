@@ -33,6 +33,9 @@ MAX_PLAYERS = 6
 LINEUP_RANDOM = "random"  # each bandit drawn per game (also one entry of a line-up)
 LINEUP_ALL = "all"  # every ordered line-up of characters in turn
 LINEUP_MODES = (LINEUP_RANDOM, LINEUP_ALL)
+# The policy of every seat not told otherwise: make_setting, experiment files and the command
+# line (trace, simulate) all read it here.
+DEFAULT_POLICY = "random"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 _USER_POLICY_TEXT = '"package.module:function"'
 
@@ -145,9 +148,9 @@ def make_setting(players: int = 4, lineup=None, policies=None, rules=None, param
         Drawn per game (None / "random"), every ordered line-up in turn ("all"), or one
         character per bandit ("random" entries are drawn).
     policies : str, list of str or functions
-        One policy for every player or one per player (default "random"): built-in names
-        (``coltsim.policies.catalog``), user policies ``"package.module:function"``, or
-        compiled functions.
+        One policy for every player or one per player (default :data:`DEFAULT_POLICY`):
+        built-in names (``coltsim.policies.catalog``), user policies
+        ``"package.module:function"``, or compiled functions.
     rules : Rules or dict, optional
     params : dict, optional
         Parameters by policy name, e.g. ``{"rollout": {"budget": 128}}`` (default: each
@@ -255,7 +258,7 @@ def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     """One label per player, and the functions among them by label."""
     allowed = f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
     if policies is None:
-        policies = [LINEUP_RANDOM]
+        policies = [DEFAULT_POLICY]
     elif isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     elif callable(policies):

@@ -21,6 +21,7 @@ An experiment asks one question of many simulated games.  Its file lists the set
     players = [3, 4, 5, 6]
     lineup = ["random"]             # "random", "all", "ghost,belle,tuco" or a list of names
     policies = ["greedy"]           # one for every seat, or a list with one per player
+                                    # (default: coltsim.setting.DEFAULT_POLICY)
 
     [sweep.rules]                   # each rule option: a list of values to sweep
     gunslinger_bonus = [1000, 0]
@@ -58,7 +59,7 @@ from ..rules import Rules
 from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
-from ..setting import FieldError, Setting, make_setting
+from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
 
 ANALYSES = ("balance", "seats", "gunslinger", "round_cards", "compare")
 CORRECTIONS = ("holm", "bh")
@@ -266,7 +267,7 @@ def _expand_sweep(source, sweep, base_rules) -> list:
                               f"e.g. players = [3, 4, 5, 6]")
     players = _as_list(sweep["players"])
     lineups = _as_list(sweep.get("lineup", ["random"]))
-    policies = _as_list(sweep.get("policies", ["random"]))
+    policies = _as_list(sweep.get("policies", [DEFAULT_POLICY]))
     for key, values in (("players", players), ("lineup", lineups), ("policies", policies)):
         if not values:
             raise ExperimentError(f"{source}: sweep.{key}: empty list; give at least one value")
@@ -312,7 +313,7 @@ def _explicit_setting(source, key, entry, base_rules):
     options.update(_with_origin(rules, f"{key}.rules"))
     keys = {"where": key, **{f: f"{key}.{f}" for f in SETTING_KEYS}}
     fields = {"players": entry["players"], "lineup": entry.get("lineup", "random"),
-              "policies": entry.get("policies", "random"), "label": entry.get("label")}
+              "policies": entry.get("policies", DEFAULT_POLICY), "label": entry.get("label")}
     return keys, fields, options
 
 
