@@ -28,6 +28,9 @@ score                         int32     loot + bonus
 team_score                    int32     score of the seat (both bandits with 2 players)
 rank                          int8      competition rank of the seat (1 = won)
 win, shared_win               bool      the seat won; won together with another seat
+win_share                     float64   the seat's share of the victory: 1 for a sole winner,
+                                        1/m when m seats share it, 0 otherwise (its mean is
+                                        the win rate the reports give)
 ============================  ========  =====================================================
 
 ``games`` (one row per game): ``game`` int64, ``setting`` category, ``players`` int8,
@@ -65,7 +68,7 @@ PLAYER_COLUMNS = (
     ("loot", "int32"), ("shots", "int8"), ("bullets_received", "int8"),
     ("neutral_received", "int8"), ("gunslinger", "bool"), ("bonus", "int32"),
     ("score", "int32"), ("team_score", "int32"), ("rank", "int8"), ("win", "bool"),
-    ("shared_win", "bool"),
+    ("shared_win", "bool"), ("win_share", "float64"),
 )
 
 

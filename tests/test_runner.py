@@ -306,6 +306,28 @@ def test_player_table_schema_and_consistency(baseline):
     assert list(baseline.settings["setting"]) == list(p["setting"].cat.categories)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_win_share_splits_a_shared_victory(players, baseline):
+    from coltsim.analysis import balance
+    from coltsim.analysis.frames import team_rows, win_share
+
+    r = baseline if players == 4 else simulate(GAMES, make_setting(2), workers=1)
+    p = r.players
+    share = p["win_share"].to_numpy()
+    assert (share == win_share(p)).all()
+    # One victory per game, split between the winning seats (counted once per seat).
+    per_game = np.bincount(p["game"][team_rows(p)], weights=share[team_rows(p)])
+    assert np.allclose(per_game, 1.0)
+    winners = np.repeat(r.games["n_winners"].to_numpy(), len(p) // len(r.games))
+    assert p["shared_win"].any()
+    assert (share[p["shared_win"]] == 1.0 / winners[p["shared_win"]]).all()
+    assert (share[~p["win"]] == 0).all()
+    # A naive mean in a notebook agrees with the report's win rate.
+    rates = balance.win_rates(r).set_index("bandit")["rate"]
+    naive = p.groupby("bandit", observed=True)["win_share"].mean()
+    assert np.allclose(naive[rates.index], rates)
+
+
 def test_two_players_have_two_bandits_each():
     r = simulate(300, make_setting(2), workers=1)
     p = r.players

@@ -173,6 +173,7 @@ def _one_setting(n, G, seed, sid, bandit_edge, order_edge, card_score, tie_rate,
         "rank": team(rank).ravel().astype(np.int8),
         "win": team(winners).ravel(),
         "shared_win": shared.ravel(),
+        "win_share": team(winners / winners.sum(axis=1, keepdims=True)).ravel(),
     })
     games = pd.DataFrame({
         "game": np.arange(G, dtype=np.int64),

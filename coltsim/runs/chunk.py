@@ -131,6 +131,9 @@ def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_
         "neutral_received": i8(RB_NEUTRAL), "gunslinger": flag(RB_GUNSLINGER),
         "bonus": i32(RB_BONUS), "score": i32(RB_SCORE), "team_score": i32(RB_TEAM_SCORE),
         "rank": i8(RB_RANK), "win": flag(RB_WIN), "shared_win": flag(RB_SHARED),
+        # A victory shared by m teams counts 1/m for each: the mean is the win rate.
+        "win_share": pa.array(np.where(b[:, RB_WIN] != 0, 1.0 / np.repeat(
+            np.maximum(out_g[:, RG_N_WINNERS], 1), n_bandits), 0.0)),
     }
 
     n_cars = 4 if players == 2 else players

@@ -35,7 +35,9 @@ if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never 
     import pandas as pd
 
 MANIFEST = "manifest.json"
-MANIFEST_FORMAT = 2  # 2: the setting's line-up is recorded as "lineup" (1: "bandits")
+# 3: the players table has win_share; 2: the setting's line-up is recorded as "lineup" (1:
+# "bandits").  A folder of another format is refused rather than mixed.
+MANIFEST_FORMAT = 3
 PLAYERS = "players"
 GAMES = "games"
 TABLES = (PLAYERS, GAMES)
