@@ -24,16 +24,36 @@ def _setting(args):
     """The setting the flags ask for (``coltsim.make_setting`` checks it)."""
     from .setting import make_setting
 
-    return make_setting(args.players, args.lineup, args.policies,
+    return make_setting(4 if args.players is None else args.players, args.lineup, args.policies,
                         _json_object("--rules", args.rules),
                         _json_object("--params", args.params),
                         setting_id=getattr(args, "setting_id", None))
 
 
+_SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
+
+
 def _trace(args) -> None:
     from .traces.trace import trace_game, write_trace
 
-    lines = trace_game(_setting(args), seed=args.seed, game_index=args.game_index)
+    game = 0 if args.game is None else args.game
+    if args.source is None:
+        if args.setting is not None:
+            raise ValueError("--setting names a setting of a run: use it with --from")
+        lines = trace_game(_setting(args), seed=0 if args.seed is None else args.seed,
+                           game_index=game)
+    else:
+        from .traces.replay import check_against_run, run_game
+
+        given = [f"--{f}" for f in _SETTING_FLAGS + ("seed",) if getattr(args, f) is not None]
+        if given:
+            raise ValueError(f"--from replays a run's game with the run's setting and seed; "
+                             f"leave out {', '.join(given)}")
+        run = run_game(args.source, game, args.setting)
+        lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
+        note = check_against_run(run, lines[-1])
+        if note:
+            print(f"coltsim trace: note: {note}", file=sys.stderr)
     if args.out:
         with open(args.out, "w") as f:
             write_trace(lines, f)
@@ -45,14 +65,15 @@ def _show(args) -> None:
     from .traces.show import render
     from .traces.trace import read_trace
 
+    name = "standard input" if args.trace == "-" else args.trace
     try:
-        lines = read_trace(args.trace)
+        lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
     except OSError as e:
-        raise ValueError(f"cannot read trace {args.trace}: {e.strerror}") from e
+        raise ValueError(f"cannot read trace {name}: {e.strerror}") from e
     except json.JSONDecodeError as e:
-        raise ValueError(f"{args.trace} is not a JSON Lines trace: {e}") from e
+        raise ValueError(f"{name} is not a JSON Lines trace: {e}") from e
     if not lines or lines[0].get("type") != "setup":
-        raise ValueError(f"{args.trace} is not a coltsim trace: its first line is not a setup line")
+        raise ValueError(f"{name} is not a coltsim trace: its first line is not a setup line")
     print(render(lines))
 
 
@@ -125,15 +146,18 @@ class _Renamed(argparse.Action):
 
 
 def _setting_flags(p) -> None:
-    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    from .setting import DEFAULT_POLICY
+
+    p.add_argument("--players", type=int, help="2 to 6 (default 4)")
     p.add_argument("--lineup", help="one bandit per seat, comma-separated; 'random' (default) "
                                     "draws them per game, 'all' plays every line-up in turn")
     p.add_argument("--bandits", action=_Renamed, new="--lineup")
     p.add_argument("--policies", help="one policy for all, or comma-separated per player "
-                                      "(default random)")
+                                      f"(default {DEFAULT_POLICY})")
     p.add_argument("--params", help='policy parameters as JSON, e.g. \'{"rollout": {"budget": '
-                                    '32}}\'')
-    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\'')
+                                    '32}}\' (default: each policy\'s own)')
+    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\' '
+                                   '(default: the printed rules)')
 
 
 def _workers_flags(p, help_text: str) -> None:
@@ -165,15 +189,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", help="also write the table to this CSV file")
     p.set_defaults(func=_tournament)
 
-    p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)")
+    p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)",
+                       description="Play one game and print its trace (JSON Lines): game GAME "
+                                   "of master SEED with the setting the flags give, or game GAME "
+                                   "of a saved run (--from) with the run's setting and seed.")
     _setting_flags(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--game-index", type=int, default=0)
+    p.add_argument("--seed", type=int, help="master seed (default 0)")
+    p.add_argument("--game", type=int, help="game index under the seed (default 0)")
+    p.add_argument("--game-index", action=_Renamed, new="--game")
+    p.add_argument("--from", dest="source", metavar="FOLDER",
+                   help="replay a game of a saved run: a report folder (reports/NAME) or a "
+                        "simulate --out folder; the setting and seed come from its manifest")
+    p.add_argument("--setting", help="with --from: the setting's id or label (default: the "
+                                     "run's only setting)")
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=_trace)
 
-    p = sub.add_parser("show", help="render a trace file readably, drawing the train")
-    p.add_argument("trace")
+    p = sub.add_parser("show", help="tell a trace in words, drawing the train after every step")
+    p.add_argument("trace", help="trace file (JSON Lines), or - to read standard input, e.g. "
+                                 "coltsim trace --seed 7 | coltsim show -")
     p.set_defaults(func=_show)
 
     p = sub.add_parser("simulate", help="play many games of one setting to a results folder")

@@ -1,90 +1,293 @@
-"""A readable rendering of a game trace: every step in words, the train drawn after it.
+"""A trace in words, for people: every step told with the bandits' names, cars by their letters
+and loot by its value, with the train drawn after every step.
 
     coltsim show game.jsonl
+    coltsim trace --seed 7 | coltsim show -
+
+A player is named by its bandit (in the 2-player game by its two bandits, "Ghost & Doc").  The
+train is drawn as a table: one column per car from the locomotive back, a row for the roofs and
+one for the insides (``M`` is the Marshal, bandits by their first two letters, loot lying in a
+spot as counts: ``3p 1j`` is three purses and a jewel), then what each bandit carries and its
+bullets left.
 """
 from __future__ import annotations
 
 from .. import constants as K
+from ..rules import Rules
+from ..words import (
+    CARD_LABELS, TURN_LABELS, bandit_label, car_label, card_label, dollars, loot_label, plural,
+)
+
+WIDTH = 13  # characters per car in the drawing, at least
+LABEL = 8  # characters of the row labels
+_LOOT_LETTER = {kind: kind[0] for kind in K.LOOT_NAMES}  # p, j, s, r
 
 
-def _initials(names: list[str]) -> list[str]:
-    return [n[:2].capitalize() for n in names]
+def _join(names: list[str]) -> str:
+    """``["A"]`` -> ``"A"``, ``["A", "B", "C"]`` -> ``"A, B and C"``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def draw_train(state: dict, cars: list[str], bandit_names: list[str], loot: dict) -> str:
-    """The train as three text rows: roofs, insides, and the Marshal; loot as $-counts."""
-    width = 13
-    who = _initials(bandit_names)
-    roofs, insides = [], []
-    for car in range(len(cars)):
-        for level, row in (("roof", roofs), ("inside", insides)):
-            here = [who[b] for b, s in enumerate(state["bandits"])
+class _Game:
+    """The names of one game, from its setup line."""
+
+    def __init__(self, setup: dict):
+        self.bandits = [bandit_label(b) for b in setup["bandits"]]
+        self.initials = [b[:2] for b in self.bandits]
+        self.teams = setup.get("teams", list(range(len(self.bandits))))
+        self.players = setup["players"]
+        self.cars = setup["cars"]
+        self.loot = {item["id"]: item for item in setup["loot"]}
+
+    def bandit(self, b: int) -> str:
+        return self.bandits[b]
+
+    def player(self, p: int) -> str:
+        """A player by its bandit, or its two bandits in the 2-player game."""
+        return " & ".join(self.bandits[b] for b, t in enumerate(self.teams) if t == p)
+
+    def car(self, i: int) -> str:
+        return car_label(self.cars[i])
+
+    def token(self, t: int) -> str:
+        item = self.loot[t]
+        return loot_label(item["kind"], item["value"])
+
+    def card(self, name: str, owner: int | None = None) -> str:
+        """A card; its owner is named where it is not the player's own (bullets, 2 players)."""
+        label = CARD_LABELS.get(name, name)
+        if name == "bullet" and owner is not None:
+            return f"{label} (neutral)" if owner == -1 else f"{label} from {self.bandits[owner]}"
+        if owner is not None and self.players == 2:
+            return f"{self.bandits[owner]}'s {label}"
+        return label
+
+    def cards(self, names: list[str], owners: list[int] | None) -> str:
+        owners = owners if owners is not None else [None] * len(names)
+        return ", ".join(self.card(n, o) for n, o in zip(names, owners)) or "nothing"
+
+
+# --- the train ----------------------------------------------------------------------------------
+def draw_train(state: dict, game: _Game) -> str:
+    """The train as labelled rows: cars, roofs, insides, then each bandit's loot and bullets."""
+    rows: dict = {"roof": [], "inside": []}
+    for car in range(len(game.cars)):
+        for level, row in rows.items():
+            here = [game.initials[b] for b, s in enumerate(state["bandits"])
                     if s["car"] == car and s["level"] == level]
-            tokens = state["spots"][f"{car}:{level}"]
-            kinds = [loot[t]["kind"] for t in tokens]
-            goods = "".join(f"{kinds.count(k)}{k[0]}" for k in K.LOOT_NAMES if kinds.count(k))
-            text = " ".join(here) + (f" [{goods}]" if goods else "")
+            kinds = [game.loot[t]["kind"] for t in state["spots"][f"{car}:{level}"]]
+            goods = " ".join(f"{kinds.count(k)}{_LOOT_LETTER[k]}" for k in K.LOOT_NAMES
+                             if kinds.count(k))
             if level == "inside" and car == state["marshal"]:
-                text = "M " + text
-            row.append(text.strip()[:width].ljust(width))
-    head = [f"{c}".center(width) for c in cars]
-    sep = "+".join("-" * width for _ in cars)
-    lines = ["|".join(head), sep, "|".join(roofs), "|".join(insides)]
-    carried = []
+                here.insert(0, "M")
+            row.append(" ".join(here + ([goods] if goods else [])))
+    width = max([WIDTH] + [len(text) + 1 for row in rows.values() for text in row])
+    lines = ["".ljust(LABEL) + "|" + "|".join(c.center(width) for c in game.cars),
+             "-" * LABEL + "+" + "+".join("-" * width for _ in game.cars)]
+    lines += [level.ljust(LABEL) + "|" + "|".join(text.ljust(width) for text in row)
+              for level, row in rows.items()]
+    carried, bullets = [], []
     for b, s in enumerate(state["bandits"]):
-        value = sum(loot[t]["value"] for t in s["loot"])
-        carried.append(f"{who[b]} ${value} ({len(s['loot'])} tokens, {s['bullets_left']} bullets)")
-    lines.append("  ".join(carried))
+        value = sum(game.loot[t]["value"] for t in s["loot"])
+        kinds = [game.loot[t]["kind"] for t in s["loot"]]
+        what = ", ".join(plural(kinds.count(k), k) for k in K.LOOT_NAMES if kinds.count(k))
+        carried.append(f"{game.bandit(b)} {dollars(value)}" + (f" ({what})" if what else ""))
+        bullets.append(f"{game.bandit(b)} {s['bullets_left']}")
+    lines.append("loot".ljust(LABEL) + "| " + "; ".join(carried))
+    lines.append("bullets".ljust(LABEL) + "| left to fire: " + ", ".join(bullets))
     return "\n".join(lines)
+
+
+# --- the lines ----------------------------------------------------------------------------------
+def _header(setup: dict, game: _Game) -> list[str]:
+    policies = list(dict.fromkeys(setup.get("policies", [])))
+    out = [f"Colt Express: seed {setup['seed']}, game {setup['game_index']}, "
+           f"{setup['players']} players"
+           + (f" ({', '.join(policies)} polic{'y' if len(policies) == 1 else 'ies'})"
+              if policies else "")]
+    who = [game.player(p) for p in range(setup["players"])]
+    out.append(f"Players, clockwise: {', '.join(who)}")
+    out.append(f"Train, front to back: {_join([game.car(i) for i in range(len(game.cars))])}")
+    rounds = [f"{i} {card_label(c)}" for i, c in enumerate(setup["round_cards"], start=1)]
+    out.append(f"Round cards: {', '.join(rounds)}; station: {card_label(setup['station'])}")
+    changed = _changed_options(setup.get("options", {}))
+    out.append("Rules: " + ("the printed rules" if not changed else
+                            "the printed rules except " + ", ".join(changed)))
+    out.append("In the drawing: M the Marshal; "
+               + ", ".join(f"{i} {n}" for i, n in zip(game.initials, game.bandits))
+               + "; loot lying in a spot: p purse, j jewel, s strongbox, r ransom")
+    return out
+
+
+def _changed_options(options: dict) -> list[str]:
+    printed = Rules().as_dict()
+
+    def text(v):
+        if isinstance(v, bool):
+            return "on" if v else "off"
+        if isinstance(v, list):
+            return ", ".join(map(str, v)) or "none"
+        return str(v)
+
+    return [f"{k} {text(v)}" for k, v in options.items() if k in printed and printed[k] != v]
+
+
+def _round(line: dict, game: _Game) -> list[str]:
+    turns = line["turns"]
+    used = [t for t in TURN_LABELS if t in turns]
+    out = ["", f"=== Round {line['round']}: {card_label(line['card'])}; First Player: "
+               f"{game.player(line['first_player'])} ===",
+           f"Turns: {' '.join(turns)}  ("
+           + ", ".join(f"{t} {TURN_LABELS[t]}" for t in used) + ")",
+           "Hands:"]
+    owners = line.get("hand_bandits") or [None] * len(line["hands"])
+    for p, (hand, deck) in enumerate(zip(line["hands"], line["deck_sizes"])):
+        out.append(f"  {game.player(p)}: {game.cards(hand, owners[p])} "
+                   f"({plural(deck, 'card')} left in the deck)")
+    return out
+
+
+def _plan(line: dict, game: _Game, turns: list[str]) -> str:
+    if line["choice"] == "play":
+        what = f"plays {game.card(line['card'], line.get('bandit'))} face {line['face']}"
+    elif line["choice"] == "draw":
+        what = f"draws {game.cards(line['drawn'], line.get('drawn_bandits'))}"
+    else:
+        what = "passes (nothing to play or draw)"
+    letter = turns[line["turn"]] if line["turn"] < len(turns) else "?"
+    return f"  turn {line['turn'] + 1} ({letter})  {game.player(line['player'])}: {what}"
+
+
+def _action(line: dict, game: _Game, before: dict) -> str:
+    card, params, b = line["card"], line["params"], line["bandit"]
+    was = before["bandits"][b]
+    if card == "move":
+        how = "along the roofs" if was["level"] == "roof" else "inside"
+        text = f"moves {how} to {game.car(params['to_car'])}"
+    elif card == "floor":
+        text = "climbs to the roof" if was["level"] == "inside" else "goes down inside"
+    elif card == "marshal":
+        text = f"moves the Marshal to {game.car(params['to_car'])}"
+    elif card == "fire":
+        if params.get("target") is None:
+            text = ("cannot fire: no bullet left" if was["bullets_left"] == 0
+                    else "fires at nobody: no bandit in the line of fire")
+        else:
+            text = f"fires at {game.bandit(params['target'])}"
+            if params.get("pushed_to") is not None:
+                text += f", who is pushed to {game.car(params['pushed_to'])}"
+    elif card == "rob":
+        text = (f"takes a {game.token(params['token'])}" if params.get("token") is not None
+                else "robs nothing: no loot here")
+    elif card == "punch":
+        if params.get("target") is None:
+            text = "punches nobody: no other bandit here"
+        else:
+            text = f"punches {game.bandit(params['target'])}"
+            if params.get("dropped") is not None:
+                token = game.token(params["dropped"])
+                text += (f", takes a {token} from them" if params.get("taken")
+                         else f", who drops a {token}")
+            else:
+                text += ", who has no loot to drop"
+            if params.get("to_car") is not None:
+                text += f", and pushes them to {game.car(params['to_car'])}"
+    else:  # a card this version does not know: its parameters as they are
+        text = f"{card} {params}"
+    if not line["effect"] and card not in ("fire", "rob", "punch"):
+        text += " (no effect)"
+    return f"{game.bandit(b)}'s {CARD_LABELS.get(card, card)}: {text}"
+
+
+_EVENT_VERBS = {"taken": "takes", "lost": "loses", "ransom": "receives"}
+
+
+def _event(line: dict, game: _Game) -> list[str]:
+    out = [f"Event: {card_label(line['name'])}"]
+    for key, verb in _EVENT_VERBS.items():
+        for b, token in line["params"].get(key, {}).items():
+            out.append(f"  {game.bandit(int(b))} {verb} a {game.token(token)}")
+    token = line["params"].get("token")
+    if token is not None:
+        where = [spot for spot, tokens in line["state"]["spots"].items() if token in tokens]
+        place = ""
+        if where:
+            car, level = where[0].split(":")
+            place = f" {'on the roof of' if level == 'roof' else 'inside'} {game.car(int(car))}"
+        out.append(f"  a {game.token(token)} comes into play{place}")
+    return out
+
+
+def _hits(line: dict, game: _Game) -> list[str]:
+    out = []
+    if line.get("marshal_hits"):
+        out.append(f"  the Marshal sends {_join([game.bandit(b) for b in line['marshal_hits']])}"
+                   " to the roof")
+    given = line.get("neutral_given") or []
+    if given:
+        names = _join([game.bandit(b) for b in given])
+        out.append(f"  {names} receive{'s' if len(given) == 1 else ''} a neutral bullet"
+                   + (" each" if len(given) > 1 else ""))
+    return out
+
+
+def _end(line: dict, game: _Game) -> list[str]:
+    out = ["", "=== End ==="]
+    shared = " (shared)" if len(line.get("winners", [])) > (2 if game.players == 2 else 1) \
+        else ""
+    if game.players == 2:
+        by_team: dict = {}
+        for s in line["scores"]:
+            by_team.setdefault(s["team"], []).append(s)
+        for t in sorted(line["teams"], key=lambda t: (t["rank"], t["team"])):
+            parts = ", ".join(f"{game.bandit(s['bandit'])} {dollars(s['loot'])}"
+                              for s in by_team[t["team"]])
+            out.append(f"  {game.player(t['team'])}: {dollars(t['score'])} ({parts}), "
+                       f"rank {t['rank']}{', wins' + shared if t['win'] else ''}")
+        return out
+    width = max(len(n) for n in game.bandits)
+    for s in sorted(line["scores"], key=lambda s: (s["rank"], s["bandit"])):
+        bonus = f" + Gunslinger {dollars(s['bonus'])}" if s["gunslinger"] else ""
+        out.append(f"  {game.bandit(s['bandit']).ljust(width)}  loot {dollars(s['loot'])}"
+                   f"{bonus} = {dollars(s['score'])}, rank {s['rank']}"
+                   f"{', wins' + shared if s['win'] else ''}")
+    return out
 
 
 def render(lines: list[dict]) -> str:
     """The whole trace as text."""
     setup = lines[0]
-    names = setup["bandits"]
-    cars = setup["cars"]
-    loot = {item["id"]: item for item in setup["loot"]}
-    out = [f"Colt Express — seed {setup['seed']}, game {setup['game_index']}: "
-           f"{setup['players']} players, {', '.join(names)}",
-           f"Round cards: {', '.join(setup['round_cards'])}; station: {setup['station']}",
-           "", draw_train(setup["state"], cars, names, loot)]
-
-    def name(b):
-        return "nobody" if b is None else names[b]
-
+    game = _Game(setup)
+    out = _header(setup, game) + ["", draw_train(setup["state"], game)]
+    state = setup["state"]
+    turns: list[str] = []
+    phase = None
     for line in lines[1:]:
         kind = line["type"]
         if kind == "round":
-            out += ["", f"=== Round {line['round']}: {line['card']} ({' '.join(line['turns'])}), "
-                        f"First Player {line['first_player']} ==="]
-            for p, hand in enumerate(line["hands"]):
-                out.append(f"  player {p} holds {', '.join(hand)} ({line['deck_sizes'][p]} in deck)")
-        elif kind == "plan":
-            what = (f"plays {line['card']} face {line['face']}" if line["choice"] == "play" else
-                    f"draws {', '.join(line['drawn']) or 'nothing'}" if line["choice"] == "draw"
-                    else "passes")
-            out.append(f"  turn {line['turn'] + 1}: player {line['player']} {what}")
-        elif kind == "discard":
-            out.append(f"  player {line['player']} discards {line['card']} ({line['when']} of Schemin')")
+            out += _round(line, game)
+            turns, phase = line["turns"], "round"
+        elif kind in ("plan", "discard"):
+            if phase != "schemin":
+                out.append("Schemin':")
+                phase = "schemin"
+            if kind == "plan":
+                out.append(_plan(line, game, turns))
+            else:
+                when = "before" if line["when"] == "start" else "after"
+                out.append(f"  {game.player(line['player'])}: discards "
+                           f"{game.card(line['card'], line.get('bandit'))} ({when} Schemin')")
         elif kind in ("action", "event"):
             if kind == "action":
-                params = ", ".join(f"{k}={name(v) if k == 'target' else v}"
-                                   for k, v in line["params"].items())
-                out.append(f"\n{names[line['bandit']]}: {line['card']}"
-                           f"{' (' + params + ')' if params else ''}"
-                           f"{'' if line['effect'] else ' — no effect'}")
+                if phase != "stealin":
+                    out += ["", "Stealin':"]
+                    phase = "stealin"
+                out += ["", _action(line, game, state)]
             else:
-                out.append(f"\nEvent: {line['name']} {line['params'] or ''}")
-            if line["marshal_hits"]:
-                out.append("  Marshal sends to the roof: "
-                           + ", ".join(names[b] for b in line["marshal_hits"]))
-            if line["neutral_given"]:
-                out.append("  neutral bullet for: " + ", ".join(names[b] for b in line["neutral_given"]))
-            out.append(draw_train(line["state"], cars, names, loot))
+                out += [""] + _event(line, game)
+            out += _hits(line, game)
+            out.append(draw_train(line["state"], game))
+            state = line["state"]
         elif kind == "end":
-            out.append("\n=== End ===")
-            for s in line["scores"]:
-                out.append(f"  {names[s['bandit']]}: loot ${s['loot']}"
-                           f"{' + Gunslinger $' + str(s['bonus']) if s['gunslinger'] else ''}"
-                           f" = ${s['score']}, rank {s['rank']}{' WINS' if s['win'] else ''}")
+            out += _end(line, game)
     return "\n".join(out)

@@ -244,6 +244,9 @@ def write_trace(lines: list[dict], out: IO[str]) -> None:
         out.write(json.dumps(line, separators=(", ", ": ")) + "\n")
 
 
-def read_trace(path) -> list[dict]:
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+def read_trace(source) -> list[dict]:
+    """The lines of a trace file, or of an open text stream (``sys.stdin``)."""
+    if hasattr(source, "read"):
+        return [json.loads(line) for line in source if line.strip()]
+    with open(source) as f:
+        return read_trace(f)

@@ -1,0 +1,118 @@
+"""Game ``N`` of a saved run, traced again: ``coltsim trace --from reports/NAME --game N``.
+
+The run's manifest (read through coltsim.runs.storage) records what each setting played (the
+player count, line-up, policies with their parameters, rule options) and the master seed, and
+game ``N`` depends only on them, so the trace is the game the run played at index ``N``.  It is
+checked against the run's own record of that game (each bandit's score and victory) when the
+run's data are there, and a run made by other compiled code is named as such.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..policies import catalog
+from ..runs import storage
+from ..setting import FieldError, Setting, make_setting
+
+PLAYED = ("players", "lineup", "policies", "params", "rules")  # what a manifest entry plays
+
+
+@dataclass(frozen=True)
+class RunGame:
+    """One game of a saved run, ready to trace."""
+
+    setting: Setting
+    seed: int
+    game: int
+    folder: Path  # the folder holding the manifest (and the run's data)
+    engine: str | None  # the hash of the compiled code that played the run
+
+
+def run_folder(folder) -> Path:
+    """The folder holding a run's manifest: ``folder`` itself (a ``simulate --out`` folder) or
+    its ``data/`` (a report folder of ``coltsim run``)."""
+    folder = Path(folder)
+    for candidate in (folder / "data", folder):
+        if (candidate / storage.MANIFEST).is_file():
+            return candidate
+    raise FieldError("from", f"{folder} holds no {storage.MANIFEST} (nor data/"
+                             f"{storage.MANIFEST}): not a coltsim run or report folder")
+
+
+def _params_by_name(policies: list, rows) -> dict | None:
+    """A manifest's parameter rows (one per player) as parameters by policy name."""
+    if rows is None:
+        return None
+    out = {}
+    for policy, row in zip(policies, rows):
+        if policy in out or policy not in catalog.POLICIES:
+            continue
+        values = {}
+        for p, value in zip(catalog.POLICIES[policy].params, row):
+            values[p.name] = p.choices[int(value)] if p.choices else \
+                int(value) if p.whole else float(value)
+        if values:
+            out[policy] = values
+    return out
+
+
+def run_game(folder, game: int, setting: str | None = None) -> RunGame:
+    """Game ``game`` of the run in ``folder``; ``setting`` (an id or a label) picks one of
+    several settings.  Every problem is a :class:`~coltsim.setting.FieldError`."""
+    folder = run_folder(folder)
+    manifest = storage.read_manifest(folder)
+    entries = manifest.get("settings") if isinstance(manifest, dict) else None
+    if not isinstance(entries, dict) or not entries:
+        raise FieldError("from", f"{folder / storage.MANIFEST} lists no settings")
+    names = {sid: e.get("label") for sid, e in entries.items()}
+    choices = ", ".join(sid + (f" ({label})" if label else "") for sid, label in names.items())
+    if setting is None:
+        if len(entries) > 1:
+            raise FieldError("setting", f"the run holds {len(entries)} settings; name one with "
+                                        f"--setting: {choices}")
+        sid = next(iter(entries))
+    else:
+        matches = [sid for sid, label in names.items() if setting in (sid, label)]
+        if not matches:
+            raise FieldError("setting", f"no setting {setting!r} in {folder}; allowed: {choices}")
+        sid = matches[0]
+    entry = entries[sid]
+    games = entry.get("games", 0)
+    if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < games:
+        raise FieldError("game", f"must be a game index from 0 to {games - 1} (the run played "
+                                 f"{games:,} games of {sid}), got {game!r}")
+    try:
+        s = make_setting(entry["players"], entry["lineup"], entry["policies"], entry["rules"],
+                         _params_by_name(entry["policies"], entry["params"]),
+                         label=entry.get("label"), setting_id=sid)
+    except (KeyError, FieldError) as e:
+        raise FieldError("from", f"{folder / storage.MANIFEST}: setting {sid} cannot be "
+                                 f"played again: {e}") from None
+    rebuilt = s.as_dict()
+    if any(rebuilt[k] != entry[k] for k in PLAYED):
+        raise FieldError("from", f"{folder / storage.MANIFEST}: setting {sid} was played with "
+                                 "policy parameters this version of coltsim cannot rebuild")
+    return RunGame(s, entry["seed"], game, folder, manifest.get("engine"))
+
+
+def check_against_run(run: RunGame, end: dict) -> str | None:
+    """Compare a replayed game's ``end`` line with the run's record of that game; a sentence
+    if they differ or the record cannot be read, None if they agree."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    entry = storage.read_manifest(run.folder)["settings"][run.setting.id]
+    path = storage.chunk_path(run.folder, storage.PLAYERS, run.setting.id,
+                              run.game // entry["chunk_size"])
+    if not path.exists():
+        return (f"the run's data for game {run.game} are not in {run.folder}: the replay is not "
+                "checked against it")
+    table = pq.read_table(path, columns=["game", "bandit_index", "score", "win"])
+    rows = table.filter(pc.equal(table["game"], run.game)).sort_by("bandit_index").to_pylist()
+    recorded = [(r["score"], r["win"]) for r in rows]
+    replayed = [(s["score"], s["win"]) for s in end["scores"]]
+    if recorded != replayed:
+        return (f"the replayed game differs from the run's record of game {run.game} (the run "
+                f"was made by engine {run.engine}); this trace is not the game the run played")
+    return None

@@ -1,0 +1,47 @@
+"""Names for people of what the engine, traces and tables name in snake_case: bandits, cards,
+round cards, turns, cars and loot.  Plain Python (the trace renderer and the reports share it).
+"""
+from __future__ import annotations
+
+from . import constants as K
+
+_ROUND_CARDS = {"take_it_all": "Take It All!", "passengers_rebellion": "Passengers' Rebellion",
+                "marshals_revenge": "Marshal's Revenge", "hostage_taking": "Hostage-Taking",
+                "angry_marshal": "Angry Marshal", "swivel_arm": "Swivel Arm"}
+# Action and bullet cards as printed (RULES.md 1).
+CARD_LABELS = {"move": "Move", "floor": "Floor Change", "fire": "Fire", "rob": "Robbery",
+               "punch": "Punch", "marshal": "Marshal", "bullet": "Bullet"}
+# The letters of a round card's turns (RULES.md 3), as a trace writes them.
+TURN_LABELS = {"N": "normal (face up)", "T": "tunnel (face down)",
+               "D": "speeding-up (two turns in a row)", "S": "switching (counter-clockwise)"}
+assert tuple(TURN_LABELS) == K.TURN_LETTERS
+
+
+def card_label(card: str) -> str:
+    """A round or station card as printed: ``"marshals_revenge"`` -> ``"Marshal's Revenge"``."""
+    return _ROUND_CARDS.get(card, card.replace("_", " ").title())
+
+
+def bandit_label(name: str) -> str:
+    """``"belle"`` -> ``"Belle"``."""
+    return name.title()
+
+
+def dollars(value: int) -> str:
+    """``1250`` -> ``"$1,250"``; ``-250`` -> ``"-$250"``."""
+    return f"${value:,}" if value >= 0 else f"-${-value:,}"
+
+
+def loot_label(kind: str, value: int) -> str:
+    """One loot token: ``"$450 purse"``."""
+    return f"{dollars(value)} {kind}"
+
+
+def car_label(name: str) -> str:
+    """A car of the train by its name in a trace (``"loco"`` or a letter ``A``-``F``)."""
+    return "the locomotive" if name == K.CAR_NAMES[0] else f"car {name}"
+
+
+def plural(n: int, noun: str) -> str:
+    """``plural(1, "purse")`` -> ``"1 purse"``, ``plural(3, "purse")`` -> ``"3 purses"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,0 +1,143 @@
+"""`coltsim show` for people, `show -` from a pipe, and `trace --from` replaying a run's game."""
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from coltsim.cli import main
+from coltsim.setting import DEFAULT_POLICY
+from coltsim.traces.show import render
+from coltsim.traces.trace import read_trace
+from coltsim.words import dollars
+
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.jsonl"))
+# What a person should never have to decode: seat numbers, parameter dumps, Python values,
+# snake_case card names, "1 tokens".
+RAW = [r"\bplayer \d", r"\w+=", r"\bNone\b", r"\bTrue\b", r"\bFalse\b", r"\btoken\b",
+       r"\b[a-z]+_[a-z_]+\b", r"\b1 (tokens|cards|purses|jewels|bullets)\b", r"\bcar \d"]
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_show_tells_a_game_without_internals(path):
+    lines = read_trace(path)
+    text = render(lines)
+    for pattern in RAW:
+        found = re.findall(pattern, text)
+        assert not found, (pattern, found[:3])
+    setup = lines[0]
+    for name in setup["bandits"]:
+        assert name.title() in text
+    # Every car is named by its letter, and only the train's cars are named.
+    letters = set(setup["cars"][1:])
+    assert set(re.findall(r"\bcar ([A-F])\b", text)) <= letters
+    # Every turn letter shown is explained on the same line.
+    for line in text.splitlines():
+        if line.startswith("Turns: "):
+            shown = set(line.split("(")[0].split()[1:])
+            assert all(f"{t} " in line.split("(", 1)[1] for t in shown), line
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_show_names_the_loot_and_the_targets_the_trace_records(path):
+    lines = read_trace(path)
+    names = [b.title() for b in lines[0]["bandits"]]
+    loot = {t["id"]: f"{dollars(t['value'])} {t['kind']}" for t in lines[0]["loot"]}
+    text = render(lines)
+    expected = []
+    for line in lines:
+        if line["type"] != "action":
+            continue
+        who, params = names[line["bandit"]], line["params"]
+        if line["card"] == "rob" and params["token"] is not None:
+            expected.append(f"{who}'s Robbery: takes a {loot[params['token']]}")
+        elif line["card"] == "fire" and params["target"] is not None:
+            expected.append(f"{who}'s Fire: fires at {names[params['target']]}")
+        elif line["card"] == "punch" and params["dropped"] is not None:
+            expected.append(f"{who}'s Punch: punches {names[params['target']]}")
+            expected.append(loot[params["dropped"]])
+    assert expected
+    at = 0
+    for piece in expected:  # in the order they happened
+        at = text.index(piece, at)
+    winners = [names[b] for b in lines[-1]["winners"]]
+    assert all(re.search(rf"{w}\b.*wins", text) for w in winners)
+
+
+def test_show_reads_a_pipe(monkeypatch, capsys):
+    text = GOLDEN[0].read_text()
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["show", "-"]) == 0
+    assert capsys.readouterr().out.strip() == render(read_trace(GOLDEN[0])).strip()
+    monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
+    assert main(["show", "-"]) == 2
+    assert "standard input is not a JSON Lines trace" in capsys.readouterr().err
+
+
+def test_trace_plays_the_default_policy_and_help_says_so(capsys):
+    assert main(["trace", "--seed", "2"]) == 0
+    setup = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert setup["policies"] == [DEFAULT_POLICY] * 4
+    for command in ("trace", "show"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        if command == "trace":
+            assert f"(default {DEFAULT_POLICY})" in out
+            for flag in ("--players", "--seed", "--game", "--setting", "--out"):
+                assert re.search(rf"{flag} \S+\s+.*\(default", out, re.S), flag
+        else:
+            assert "- to read standard input" in out
+
+
+def _trace(argv, capsys):
+    assert main(["trace"] + argv) == 0, capsys.readouterr().err
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+def test_trace_from_a_run_replays_its_game(tmp_path, capsys):
+    folder = tmp_path / "run"
+    flags = ["--players", "5", "--policies", "greedy", "--rules", '{"gunslinger_bonus": 500}',
+             "--params", '{"greedy": {}}']
+    assert main(["simulate", "--games", "40", "--seed", "11", "--out", str(folder),
+                 "--workers", "1", "--quiet", "--chunk-size", "16"] + flags) == 0
+    replayed, note = _trace(["--from", str(folder), "--game", "37"], capsys)
+    direct, _ = _trace(["--seed", "11", "--game", "37"] + flags, capsys)
+    assert replayed == direct and note == ""
+    # The run's record of that game is checked: a manifest that lies gives another game, named.
+    manifest = json.loads((folder / "manifest.json").read_text())
+    entry = next(iter(manifest["settings"].values()))
+    entry["seed"] = 12
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    _, note = _trace(["--from", str(folder), "--game", "37"], capsys)
+    assert "differs from the run's record of game 37" in note
+
+
+def test_trace_from_a_report_picks_a_setting_by_label(tmp_path, capsys):
+    toml = tmp_path / "two.toml"
+    toml.write_text('name = "two"\nseed = 5\ngames = 30\n'
+                    '[[settings]]\nlabel = "printed rules"\nplayers = 3\n'
+                    '[[settings]]\nlabel = "no bonus"\nplayers = 3\n'
+                    'rules = { gunslinger_bonus = 0 }\n')
+    out = tmp_path / "report"
+    assert main(["run", str(toml), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    assert main(["trace", "--from", str(out), "--game", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "name one with --setting" in err and "(no bonus)" in err
+    replayed, note = _trace(["--from", str(out), "--game", "3", "--setting", "no bonus"], capsys)
+    direct, _ = _trace(["--players", "3", "--seed", "5", "--game", "3", "--rules",
+                        '{"gunslinger_bonus": 0}'], capsys)
+    assert replayed == direct and note == ""
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--from", "/nonexistent"], "from: /nonexistent holds no manifest.json"),
+    (["--setting", "x"], "--setting names a setting of a run: use it with --from"),
+    (["--game-index", "3"], "--game-index is now --game"),
+])
+def test_trace_from_bad_input_is_one_line(argv, message, capsys):
+    assert main(["trace"] + argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
