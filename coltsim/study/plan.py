@@ -1,0 +1,202 @@
+"""``coltsim plan FILE``: how many games an experiment's questions need, before running it.
+
+For every setting of the experiment (its player count, line-up and so how often each bandit
+plays), with the closed forms of coltsim.analysis.power:
+
+- **precision**: games for every bandit's win rate to be known within ``± half_width`` (the
+  reports' 95% intervals);
+- **a bandit off its fair share**: games for the test of "win rate = 1/players" to find a bandit
+  ``difference`` away from it, with probability ``power``, the family being every bandit of
+  every setting (planned at ``alpha / m``, Bonferroni, which Holm never needs more than);
+- **a change between settings**: for each pair the reports compare (each setting against the
+  first one with the same player count and line-up), games for the paired comparison on the same
+  deals to find a change of ``difference`` in a bandit's win rate, the family being every bandit
+  of every pair.
+
+Without a pilot the variance of a win share is that of a yes/no outcome at the fair share,
+``p (1 - p)``, and a paired difference is taken as the sum of two such variances (as if the two
+settings did not share deals: a safe upper bound).  ``pilot = N`` plays the first ``N`` games
+of every setting (the games the run will play first) and uses the variances measured there: the
+largest over the bandits, and for pairs the variance of the deal-by-deal difference, which
+common deals make much smaller.  Each answer also says what the file's own ``games`` give.
+
+The sizes hold on average: a bandit that happens to play fewer games than its share, or wins
+more often than its fair share, gets a slightly wider interval (a few percent); ask for a little
+more than you need.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import constants as K
+from ..analysis import power as P
+from ..analysis.compare import default_pairs
+from ..analysis.stats import LEVEL
+from ..setting import FieldError
+from .experiment import Experiment, load_experiment
+from .labels import setting_names
+
+HALF_WIDTH, DIFFERENCE = P.HALF_WIDTH, P.DIFFERENCE
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The games each question needs (``table``: one row per question and setting or pair),
+    and the choices behind them."""
+
+    experiment: Experiment
+    table: pd.DataFrame
+    half_width: float
+    difference: float
+    alpha: float
+    power: float
+    pilot: int
+
+    def text(self) -> str:
+        """The plan in words, one block per question."""
+        e, t = self.experiment, self.table
+        out = [f"{e.name}: {len(e.settings)} setting(s), {e.games:,} games per setting in the "
+               f"file" + (f"; variances from a pilot of {self.pilot:,} games per setting"
+                          if self.pilot else "; variances assumed (no pilot)")]
+        for question, rows in t.groupby("question", sort=False):
+            out += ["", rows["title"].iloc[0]]
+            for _, r in rows.iterrows():
+                if pd.isna(r["games_needed"]):
+                    out.append(f"  {r['setting']}: {r['detail']}")
+                    continue
+                out.append(f"  {r['setting']}: {int(r['games_needed']):,} games "
+                           f"({r['detail']}); the file's {e.games:,} give {r['with_file']}")
+        return "\n".join(out)
+
+
+def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
+         difference: float = DIFFERENCE, alpha: float = P.ALPHA, power: float = P.POWER,
+         pilot: int = 0, workers: int | None = None) -> Plan:
+    """Games per setting for the experiment's questions (module docstring).
+
+    ``half_width`` and ``difference`` are win-rate differences (0.01 = 1 percentage point);
+    ``pilot`` games per setting are played to measure the variances (0: assume them).
+    """
+    for name, value in (("half_width", half_width), ("difference", difference),
+                        ("alpha", alpha), ("power", power)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+            raise FieldError(name, f"must be a number between 0 and 1, got {value!r}")
+    if isinstance(pilot, bool) or not isinstance(pilot, int) or pilot < 0 or pilot == 1:
+        raise FieldError("pilot", f"must be 0 (no pilot) or at least 2 games, got {pilot!r}")
+    settings = list(experiment.settings)
+    names = dict(zip((s.id for s in settings), setting_names(settings)))
+    shares = {s.id: P.appearance(s) for s in settings}
+    measured = _pilot(experiment, pilot, workers) if pilot else None
+    rows = []
+    level = LEVEL  # the reports' intervals
+    n_tests = sum(len(shares[s.id]) for s in settings)
+    alpha_each = alpha / n_tests
+    for s in settings:
+        p0 = P.fair_share(s)
+        need, worst = 0, None
+        for bandit, share in shares[s.id].items():
+            var = measured[0][s.id].get(bandit, p0 * (1 - p0)) if measured else p0 * (1 - p0)
+            n = P.games_for_precision(var, half_width, share, level)
+            if n > need:
+                need, worst = n, (bandit, share, var)
+        bandit, share, var = worst
+        if measured:
+            detail = (f"{bandit.title()}, the least certain: variance {var:.3f}, plays "
+                      f"{_fraction(share)} of the games")
+        else:
+            who = "each bandit" if len(set(shares[s.id].values())) == 1 else bandit.title()
+            detail = (f"{who} plays {_fraction(share)} of the games; variance {var:.3f}, a "
+                      f"yes/no outcome at the fair share {100 * p0:.1f}%")
+        rows.append({
+            "question": "precision", "setting": names[s.id],
+            "title": f"Every bandit's win rate within ±{100 * half_width:.1f} points "
+                     f"({100 * level:.0f}% intervals):",
+            "games_needed": need, "detail": detail,
+            "with_file": f"±{100 * P.half_width_after(var, experiment.games, share, level):.2f} "
+                         "points"})
+        share_min = min(shares[s.id].values())
+        need = P.games_to_detect_from(p0, difference, share_min, alpha_each, power)
+        found = P.detectable_from(p0, experiment.games, share_min, alpha_each, power)
+        rows.append({
+            "question": "fair", "setting": names[s.id],
+            "title": f"A bandit {100 * difference:.1f} points off its fair share, found with "
+                     f"probability {100 * power:.0f}% ({100 * alpha:.0f}% over {n_tests} tests: "
+                     f"{100 * alpha_each:.2g}% each):",
+            "games_needed": need,
+            "detail": f"a bandit plays {_fraction(share_min)} of the games",
+            "with_file": f"{100 * found:.1f} points" if np.isfinite(found) else "no test"})
+    pairs = compared_pairs(settings)
+    if pairs:
+        n_tests = sum(len(shares[a]) for a, _ in pairs)
+        alpha_each = alpha / n_tests
+        by_id = {s.id: s for s in settings}
+        title = (f"A change of {100 * difference:.1f} points in a bandit's win rate between "
+                 f"two settings, on the same deals, found with probability {100 * power:.0f}% "
+                 f"({100 * alpha:.0f}% over {n_tests} tests: {100 * alpha_each:.2g}% each):")
+        for a, b in pairs:
+            p0 = P.fair_share(by_id[a])
+            share = min(shares[a].values())
+            var = max(measured[1][a, b].values()) if measured else 2 * p0 * (1 - p0)
+            pair = f"{names[b]} against {names[a]}"
+            if var == 0:
+                rows.append({"question": "change", "title": title, "setting": pair,
+                             "games_needed": None,
+                             "detail": f"every one of the pilot's {pilot:,} deals gave each "
+                                       "bandit the same win share under both: no change to "
+                                       "detect", "with_file": ""})
+                continue
+            need = P.games_to_detect_change(var, difference, share, alpha_each, power)
+            found = P.detectable_change(var, experiment.games, share, alpha_each, power)
+            rows.append({
+                "question": "change", "title": title, "setting": pair, "games_needed": need,
+                "detail": f"variance of a deal's difference {var:.3f}"
+                          + (" (pilot: the largest over the bandits)" if measured else
+                             " (assumed: two independent yes/no outcomes)"),
+                "with_file": f"{100 * found:.1f} points"})
+    return Plan(experiment, pd.DataFrame(rows), half_width, difference, alpha, power, pilot)
+
+
+def compared_pairs(settings) -> list[tuple[str, str]]:
+    """The pairs of setting ids the reports compare (coltsim.analysis.compare.default_pairs)."""
+    return default_pairs(pd.DataFrame({"setting": [s.id for s in settings],
+                                       "players": [s.players for s in settings],
+                                       "lineup": [s.lineup_text for s in settings]}))
+
+
+def _fraction(share: float) -> str:
+    for den in range(1, 31):
+        if abs(share * den - round(share * den)) < 1e-9:
+            return f"{round(share * den)}/{den}" if den > 1 else "all"
+    return f"{100 * share:.0f}%"
+
+
+def _pilot(experiment: Experiment, games: int, workers):
+    """Variances measured on the first ``games`` games of every setting: of each bandit's win
+    share, and of the deal-by-deal difference for each compared pair."""
+    from ..analysis.tuning import deal_table
+    from ..runs.runner import simulate
+
+    tables = {s.id: deal_table(simulate(s, games, seed=experiment.seed, workers=workers,
+                                        progress=False)) for s in experiment.settings}
+    single = {}
+    for sid, t in tables.items():
+        single[sid] = {K.BANDIT_NAMES[c]: float(t.share[t.present[:, c], c].var(ddof=1))
+                       for c in range(len(K.BANDIT_NAMES)) if t.present[:, c].sum() > 1}
+    paired = {}
+    for a, b in compared_pairs(experiment.settings):
+        ta, tb = tables[a], tables[b]
+        both = ta.present & tb.present
+        paired[a, b] = {K.BANDIT_NAMES[c]: float((tb.share[both[:, c], c]
+                                                  - ta.share[both[:, c], c]).var(ddof=1))
+                        for c in range(len(K.BANDIT_NAMES)) if both[:, c].sum() > 1}
+    return single, paired
+
+
+def plan_file(path, half_width: float = HALF_WIDTH, difference: float = DIFFERENCE,
+              alpha: float = P.ALPHA, power: float = P.POWER, pilot: int = 0,
+              workers: int | None = None) -> Plan:
+    """:func:`plan` of an experiment file."""
+    return plan(load_experiment(path), half_width, difference, alpha, power, pilot, workers)
