@@ -120,6 +120,13 @@ def _report(args) -> None:
     print(f"report: {args.folder}/report.md")
 
 
+def _tune(args) -> None:
+    from .study.tune import tune_file
+
+    tune_file(args.file, games=args.games, max_games=args.max_games, workers=args.workers,
+              out=args.out, quiet=args.quiet)
+
+
 def _plan(args) -> None:
     from .study.plan import plan_file
 
@@ -196,6 +203,23 @@ def build_parser() -> argparse.ArgumentParser:
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--csv", help="also write the table to this CSV file")
     p.set_defaults(func=_tournament)
+
+    p = sub.add_parser("tune", help="find the value of a rule option that balances the "
+                                    "bandits best (a tune file, docs/tune.md)",
+                       description="Play the settings of a tune file under every value of one "
+                                   "rule option, on the same deals, spending games where the "
+                                   "answer is still open (successive elimination), and write a "
+                                   "report of the objective against the value.")
+    p.add_argument("file", help="tune file, e.g. experiments/tune_gunslinger_bonus.toml")
+    p.add_argument("--games", type=int, help="games per setting and value in the first round "
+                                             "(default: the file's games)")
+    p.add_argument("--max-games", type=int, help="games per setting and value at most "
+                                                 "(default: the file's max_games, else 16 x "
+                                                 "games)")
+    _workers_flags(p, "parallel workers (default: the file's, else every core)")
+    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
+    p.set_defaults(func=_tune)
 
     from .analysis.power import ALPHA, DIFFERENCE, HALF_WIDTH, POWER
 

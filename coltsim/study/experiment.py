@@ -142,6 +142,9 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     """Validate an already-parsed experiment mapping."""
     if not isinstance(data, dict):
         raise ExperimentError(f"{source}: an experiment must be a TOML table")
+    if "tune" in data:
+        raise ExperimentError(f"{source}: tune: a tune file (a balance search); run it with "
+                              f"coltsim tune {source}")
     _known_keys(source, "", data, TOP_KEYS)
     if "name" not in data:
         raise ExperimentError(f"{source}: name: missing; give the experiment a name "
