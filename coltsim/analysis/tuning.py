@@ -10,8 +10,8 @@ objectives is resampled as a paired quantity and the deal-to-deal noise they sha
 
 - :func:`deal_table`: one simulated setting's games as arrays per deal (win share and presence
   of each character, and what each bandit did: shots, loot, bullets received).
-- :class:`RateSums`: a value's win rates per setting and character, summed round by round, with
-  the same sums under every bootstrap weight.
+- :class:`RateSums`: a value's win rates per setting and character, summed over a round's deals,
+  with the same sums under every bootstrap weight; rounds add up (:meth:`RateSums.total`).
 - :class:`Objective`: the spread (strongest minus weakest bandit) or the distance of one
   bandit's win rate from a target, averaged over the settings.
 - :func:`estimate`: an objective's estimate, bias-corrected by the bootstrap, with its interval.
@@ -101,6 +101,15 @@ class RateSums:
         self.games[setting] += present.sum(axis=0)
         self.boot_wins[:, setting] += weights @ table.share
         self.boot_games[:, setting] += weights @ present
+
+    @classmethod
+    def total(cls, parts: list["RateSums"]) -> "RateSums":
+        """The sums of several rounds together."""
+        out = cls(*parts[0].wins.shape[:1], parts[0].boot_wins.shape[0])
+        for part in parts:
+            for name in ("wins", "games", "boot_wins", "boot_games"):
+                getattr(out, name)[...] += getattr(part, name)
+        return out
 
     def rates(self) -> np.ndarray:
         """``float64[settings, characters]`` win rates (NaN: the character never played)."""

@@ -216,8 +216,10 @@ def _objective(settings, kind, bandit, target) -> Objective:
 class TuneResult:
     """What a search found (``coltsim.study.tune_report`` writes it up).
 
-    ``table``: one row per value: ``value, label, games`` (per setting), ``objective, lo, hi``
-    (bias-corrected, with its interval), ``raw`` (the plain estimate), one column per setting
+    ``table``: one row per value: ``value, games`` (per setting), ``objective, lo, hi``
+    (bias-corrected, with its interval), ``raw`` (the plain estimate), ``vs_best, vs_best_lo,
+    vs_best_hi`` (the objective minus the best value's on the deals both played, paired, with
+    its interval), one column per setting
     (its own objective, bias-corrected), ``status`` (``best``, ``in the running`` or ``dropped``) and
     ``dropped_after`` (games per setting when it was dropped).
     ``rates``: win rate of every bandit per value and setting, with Wilson intervals.
@@ -303,7 +305,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
     schedule = search.schedule()
     z = elimination_z(len(search.values), len(schedule), search.level)
     n_settings = len(search.settings)
-    sums = [RateSums(n_settings, REPS) for _ in search.values]
+    parts: list = [[] for _ in search.values]  # per value, the RateSums of each round it played
     alive = list(range(len(search.values)))
     played = np.zeros(len(search.values), np.int64)
     dropped_after: dict = {}
@@ -315,6 +317,8 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
     for r, cumulative in enumerate(schedule):
         n = cumulative - (schedule[r - 1] if r else 0)
         bar = _bar(progress, len(alive) * n_settings * n, f"round {r + 1}: {len(alive)} values")
+        for v in alive:
+            parts[v].append(RateSums(n_settings, REPS))
         for j in range(n_settings):
             tables = {}
             for v in alive:
@@ -330,10 +334,11 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
                 stop = min(n, first + BLOCK)
                 weights = deal_weights(seed, j, r, first, stop - first, REPS)
                 for v in alive:
-                    sums[v].add(j, tables[v].rows(first, stop), weights)
+                    parts[v][r].add(j, tables[v].rows(first, stop), weights)
         if bar:
             bar.close()
         played[alive] = cumulative
+        sums = {v: RateSums.total(parts[v]) for v in alive}
         points = np.array([search.objective(sums[v].rates()) for v in alive])
         boots = np.stack([search.objective(sums[v].boot_rates()) for v in alive], axis=1)
         corrected = 2 * points - boots.mean(axis=0)
@@ -360,7 +365,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
                        "the best")
             break
     seconds = time.perf_counter() - start
-    return _result(search, sums, played, alive, dropped_after, first_plays, rounds, stopped,
+    return _result(search, parts, played, alive, dropped_after, first_plays, rounds, stopped,
                    total_games, seconds, z, seed)
 
 
@@ -382,9 +387,10 @@ def _round_line(search: Search, r, alive, n, cumulative, best, gone) -> str:
     return line
 
 
-def _result(search, sums, played, alive, dropped_after, first_plays, rounds, stopped,
+def _result(search, parts, played, alive, dropped_after, first_plays, rounds, stopped,
             total_games, seconds, z, seed) -> TuneResult:
     names = setting_names(search.settings)
+    sums = [RateSums.total(p) for p in parts]
     rows = []
     for v, value in enumerate(search.values):
         rates, boot = sums[v].rates(), sums[v].boot_rates()
@@ -399,6 +405,10 @@ def _result(search, sums, played, alive, dropped_after, first_plays, rounds, sto
         rows.append(row)
     table = pd.DataFrame(rows)
     best = min(alive, key=lambda v: table["objective"][v])
+    versus = [_versus(search, parts, v, best) for v in range(len(parts))]
+    table["vs_best"], table["vs_best_lo"], table["vs_best_hi"] = (list(c) for c in zip(*versus))
+    table = table[["value", "games", "objective", "lo", "hi", "raw", "vs_best", "vs_best_lo",
+                   "vs_best_hi", *names, "dropped_after"]]
     table["status"] = ["best" if v == best else "in the running" if v in alive else "dropped"
                        for v in range(len(search.values))]
     table["dropped_after"] = table["dropped_after"].astype("Int64")
@@ -411,6 +421,18 @@ def _result(search, sums, played, alive, dropped_after, first_plays, rounds, sto
                       pd.DataFrame(rounds), search.values[best], best_estimate,
                       tuple(search.values[v] for v in alive), search.values[reference],
                       total_games, seconds, stopped, z, seed, _warning(search, play, reference))
+
+
+def _versus(search: Search, parts, v: int, best: int) -> tuple[float, float, float]:
+    """Value ``v``'s objective minus the best value's, on the deals both played (the rounds
+    ``v`` played), bias-corrected, with its interval."""
+    if v == best:
+        return 0.0, 0.0, 0.0
+    mine, theirs = RateSums.total(parts[v]), RateSums.total(parts[best][:len(parts[v])])
+    point = float(search.objective(mine.rates()) - search.objective(theirs.rates()))
+    boot = search.objective(mine.boot_rates()) - search.objective(theirs.boot_rates())
+    e = estimate(point, boot, search.level, floor=None)
+    return e.estimate, e.lo, e.hi
 
 
 def _rates_table(search: Search, sums, played) -> pd.DataFrame:

@@ -45,6 +45,10 @@ def _points(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _signed(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
 def _values_numeric(result: TuneResult) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool)
                for v in result.search.values)
@@ -143,9 +147,21 @@ def headline(result: TuneResult) -> str:
             f"to {_points(e.hi)}), {'in' if len(names) == 1 else 'averaged over'} {over}. "
             f"{_contenders(result)}")
     if _values_numeric(result) and result.best in (min(s.values), max(s.values)):
-        text += (f" The best value is at the end of the range tried: the objective may keep "
-                 f"falling beyond it, where the rules allow {s.option} to go.")
+        beyond = result.best - 1 if result.best == min(s.values) else result.best + 1
+        if _allowed(s.option, beyond):
+            text += (" The best value is at the end of the range tried: the objective may "
+                     "keep falling beyond it.")
+        else:
+            text += f" It is the {'least' if beyond < result.best else 'most'} the rule allows."
     return text
+
+
+def _allowed(option: str, value) -> bool:
+    try:
+        Rules(**{option: value})
+    except ValueError:
+        return False
+    return True
 
 
 def markdown(result: TuneResult, name: str, description: str = "") -> str:
@@ -184,11 +200,17 @@ def markdown(result: TuneResult, name: str, description: str = "") -> str:
     for _, r in t.iterrows():
         status = r["status"] if r["status"] != "dropped" else \
             f"dropped after {int(r['dropped_after']):,} games"
+        versus = "-" if r["status"] == "best" else \
+            f"{_signed(r['vs_best'])} ({_signed(r['vs_best_lo'])} to {_signed(r['vs_best_hi'])})"
         rows.append([r["value"], f"{int(r['games']):,}", _points(r["objective"]),
-                     f"{_points(r['lo'])} to {_points(r['hi'])}"]
+                     f"{_points(r['lo'])} to {_points(r['hi'])}", versus]
                     + [_points(r[n]) for n in names] + [status])
-    lines += _table([s.option, "games per setting", "objective (points)", "95% CI"]
+    lines += _table([s.option, "games per setting", "objective (points)", "95% CI",
+                     "minus the best, same deals (95% CI)"]
                     + [f"{n} (points)" for n in names] + ["status"], rows)
+    lines += ["", "Two values' intervals can overlap while their difference is clear: they were "
+                  "played on the same deals, so the difference is measured deal by deal (the "
+                  "column *minus the best*), which is what a value is dropped on."]
     lines += ["", "Full table: `tables/tune.csv`; win rates of every bandit at every value: "
                   "`tables/win_rates.csv`.", ""]
 
