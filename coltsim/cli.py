@@ -121,7 +121,7 @@ def _report(args) -> None:
 
 
 def _tune(args) -> None:
-    from .study.tune import tune_file
+    from .study.tune_report import tune_file
 
     tune_file(args.file, games=args.games, max_games=args.max_games, workers=args.workers,
               out=args.out, quiet=args.quiet)

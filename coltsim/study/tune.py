@@ -20,7 +20,7 @@ still open:
   ``tolerance`` of the best beyond doubt, or at ``max_games``.  The values left are the
   confidence set: any of them may be the best.
 
-The report (coltsim.study.tune_report) shows the objective against the value with its interval,
+The report (coltsim.study.tune_report, which also runs a tune file: ``tune_file``) shows the objective against the value with its interval,
 the best value with its interval, the games used, the policy, and whether the players reacted
 to the rule at all (shots, loot and bullets received on the first round's deals, value against
 value): a policy that ignores the rule only sees it rescored.
@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 import time
 import tomllib
 from dataclasses import dataclass
@@ -524,8 +523,9 @@ class TuneFile:
     search: Search
 
 
-def load_tune(path) -> TuneFile:
-    """Read and validate a tune file; :class:`ExperimentError` (one line) on any problem."""
+def load_tune(path, games: int | None = None, max_games: int | None = None) -> TuneFile:
+    """Read and validate a tune file; :class:`ExperimentError` (one line) on any problem.
+    ``games`` and ``max_games`` override the file's."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -533,7 +533,7 @@ def load_tune(path) -> TuneFile:
         raise ExperimentError(f"{path}: cannot read the tune file: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ExperimentError(f"{path}: not a UTF-8 text file") from None
-    return loads_tune(text, source=str(path))
+    return loads_tune(text, source=str(path), games=games, max_games=max_games)
 
 
 def loads_tune(text: str, source: str = "<string>", games: int | None = None,
@@ -603,30 +603,3 @@ def _file_values(table: dict) -> list:
     if not isinstance(rng, list) or len(rng) != 2:
         raise FieldError("range", f"must be [low, high], got {rng!r}")
     return grid(rng[0], rng[1], table.get("step"))
-
-
-def tune_file(path, games: int | None = None, max_games: int | None = None,
-              workers: int | None = None, out=None, quiet: bool = False) -> TuneResult:
-    """``coltsim tune FILE``: run the search of a tune file and write its report (in the file's
-    ``output``, default ``reports/NAME``, or ``out``).  ``games``, ``max_games`` and ``workers``
-    override the file's."""
-    from .tune_report import write_tune_report
-
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ExperimentError(f"{path}: cannot read the tune file: {e.strerror}") from None
-    spec = loads_tune(text, str(path), games=games, max_games=max_games)
-    e = spec.experiment.with_overrides(output=out, workers=workers)
-
-    def log(line):
-        print(line, file=sys.stderr)
-
-    result = run_search(spec.search, seed=e.seed, workers=e.workers, backend=e.backend,
-                        progress=not quiet, log=None if quiet else log)
-    write_tune_report(result, e.output, name=e.name, description=e.description, text=e.text)
-    if not quiet:
-        log(f"report: {Path(e.output) / 'report.md'}")
-    return result
-

@@ -1,4 +1,5 @@
-"""The report of a balance search (coltsim.study.tune): Markdown, one figure and the tables.
+"""The report of a balance search (coltsim.study.tune): Markdown, one figure and the tables;
+and :func:`tune_file`, the ``coltsim tune FILE`` command (the search, then the report).
 
 :func:`write_tune_report` writes, into the output folder::
 
@@ -16,6 +17,7 @@ It writes only these files (a folder holding other files keeps them).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +27,7 @@ from matplotlib.ticker import StrMethodFormatter
 from ..rules import Rules
 from ..runs.runner import manifest_header
 from ..words import bandit_label, plural
-from .tune import REPS, TuneResult, policies_text, value_text
+from .tune import REPS, TuneResult, load_tune, policies_text, run_search, value_text
 
 DPI = 150
 COLOURS = {"best": "#d1495b", "in the running": "#3f88c5", "dropped": "0.6"}
@@ -314,3 +316,23 @@ def write_tune_report(result: TuneResult, out_dir, name: str | None = None,
     path = out / "report.md"
     path.write_text(markdown(result, name or out.name, description), encoding="utf-8")
     return path
+
+
+def tune_file(path, games: int | None = None, max_games: int | None = None,
+              workers: int | None = None, out=None, quiet: bool = False) -> TuneResult:
+    """``coltsim tune FILE``: run the search of a tune file and write its report (in the file's
+    ``output``, default ``reports/NAME``, or ``out``).  ``games``, ``max_games`` and ``workers``
+    override the file's."""
+    spec = load_tune(path, games=games, max_games=max_games)
+    e = spec.experiment.with_overrides(output=out, workers=workers)
+
+    def log(line):
+        print(line, file=sys.stderr)
+
+    result = run_search(spec.search, seed=e.seed, workers=e.workers, backend=e.backend,
+                        progress=not quiet, log=None if quiet else log)
+    write_tune_report(result, e.output, name=e.name, description=e.description, text=e.text)
+    if not quiet:
+        log(f"report: {Path(e.output) / 'report.md'}")
+    return result
+
