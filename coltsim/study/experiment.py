@@ -117,25 +117,33 @@ class Experiment:
 
 
 # --- loading ---------------------------------------------------------------------------------
-def load_experiment(path) -> Experiment:
-    """Read and validate an experiment file; :class:`ExperimentError` on any problem."""
+def read_file(path, kind: str = "experiment") -> str:
+    """The text of an experiment (or tune) file; :class:`ExperimentError` if unreadable."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as e:
-        raise ExperimentError(f"{path}: cannot read the experiment file: {e.strerror}") from None
+        raise ExperimentError(f"{path}: cannot read the {kind} file: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ExperimentError(f"{path}: not a UTF-8 text file") from None
-    return loads_experiment(text, source=str(path))
+
+
+def read_toml(text: str, source: str) -> dict:
+    """TOML text as a mapping; :class:`ExperimentError` naming ``source`` if it is not TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ExperimentError(f"{source}: not valid TOML: {e}") from None
+
+
+def load_experiment(path) -> Experiment:
+    """Read and validate an experiment file; :class:`ExperimentError` on any problem."""
+    return loads_experiment(read_file(path), source=str(path))
 
 
 def loads_experiment(text: str, source: str = "<string>") -> Experiment:
     """Validate experiment TOML given as text (``source`` names it in errors)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ExperimentError(f"{source}: not valid TOML: {e}") from None
-    return parse_experiment(data, source=source, text=text)
+    return parse_experiment(read_toml(text, source), source=source, text=text)
 
 
 def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Experiment:

@@ -50,9 +50,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -68,7 +66,7 @@ from ..runs.options import DEFAULT_CHUNK_SIZE, available_cores, check_games, che
 from ..runs.options import check_storable, check_workers
 from ..runs.runner import simulate
 from ..setting import FieldError, Setting, make_setting
-from .experiment import Experiment, ExperimentError, parse_experiment
+from .experiment import Experiment, ExperimentError, parse_experiment, read_file, read_toml
 from .labels import setting_names
 
 TUNE_KEYS = ("option", "values", "range", "step", "objective", "bandit", "target", "max_games",
@@ -526,23 +524,14 @@ class TuneFile:
 def load_tune(path, games: int | None = None, max_games: int | None = None) -> TuneFile:
     """Read and validate a tune file; :class:`ExperimentError` (one line) on any problem.
     ``games`` and ``max_games`` override the file's."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ExperimentError(f"{path}: cannot read the tune file: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ExperimentError(f"{path}: not a UTF-8 text file") from None
-    return loads_tune(text, source=str(path), games=games, max_games=max_games)
+    return loads_tune(read_file(path, "tune"), source=str(path), games=games,
+                      max_games=max_games)
 
 
 def loads_tune(text: str, source: str = "<string>", games: int | None = None,
                max_games: int | None = None) -> TuneFile:
     """Validate tune-file TOML given as text; ``games`` and ``max_games`` override the file's."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ExperimentError(f"{source}: not valid TOML: {e}") from None
+    data = read_toml(text, source)
     table = data.pop("tune", None)
     if not isinstance(table, dict):
         raise ExperimentError(f"{source}: tune: missing; a tune file needs a [tune] table with "
