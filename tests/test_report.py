@@ -60,9 +60,16 @@ EXPECTED_TABLES = {
 }
 
 
-def test_build_report_writes_every_file(results, tmp_path):
+@pytest.fixture(scope="module")
+def full(results, tmp_path_factory):
+    """The report of every analysis, built once: (report, folder)."""
+    folder = tmp_path_factory.mktemp("tiny")
     experiment = loads_experiment(EXPERIMENT, "experiments/tiny.toml")
-    report = build_report(results, experiment, tmp_path)
+    return build_report(results, experiment, folder), folder
+
+
+def test_build_report_writes_every_file(full):
+    report, tmp_path = full
     files = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert {"report.md", "report.html", "experiment.toml", "manifest.json"} <= files
     assert {f"figures/{n}.png" for n in EXPECTED_FIGURES} <= files
@@ -104,8 +111,8 @@ def test_the_html_page_stands_alone(results, tmp_path):
     assert all(f'id="{a}"' in page for a in anchors)
 
 
-def test_headline_csv_has_a_row_per_setting_and_per_comparison(results, tmp_path):
-    build_report(results, None, tmp_path)
+def test_headline_csv_has_a_row_per_setting_and_per_comparison(full):
+    _, tmp_path = full
     h = pd.read_csv(tmp_path / "tables" / "headline.csv")
     assert list(h.columns) == headline.COLUMNS
     settings = h[h["kind"] == "setting"]
@@ -120,11 +127,11 @@ def test_headline_csv_has_a_row_per_setting_and_per_comparison(results, tmp_path
     assert comparison["spread_change_hi"] - comparison["spread_change_lo"] < 1e-12
 
 
-def test_one_family_of_tests_per_report(results, tmp_path):
+def test_one_family_of_tests_per_report(full):
     """Every p-value the report marks is adjusted with every other one, stated once."""
-    from coltsim.analysis.stats import holm
+    from coltsim.analysis.stats import benjamini_hochberg
 
-    report = build_report(results, None, tmp_path)
+    report, tmp_path = full
     p, adjusted = [], []
     for path in sorted((tmp_path / "tables").glob("*.csv")):
         t = pd.read_csv(path)
@@ -134,9 +141,9 @@ def test_one_family_of_tests_per_report(results, tmp_path):
     p, adjusted = np.concatenate(p), np.concatenate(adjusted)
     ok = np.isfinite(p)
     assert ok.sum() > 300  # many tables, one family
-    np.testing.assert_allclose(adjusted[ok], holm(p[ok]), rtol=1e-12)
+    np.testing.assert_allclose(adjusted[ok], benjamini_hochberg(p[ok]), rtol=1e-12)
     md = (tmp_path / "report.md").read_text()
-    assert md.count("Holm") == 1 and f"the {ok.sum():,} tests" in md
+    assert md.count("Benjamini-Hochberg") == 1 and f"the {ok.sum():,} tests" in md
     assert report.sections[-1].title == "Methods"
 
 
@@ -153,10 +160,11 @@ def test_report_names_holm_by_default_and_can_leave_analyses_out(results, tmp_pa
 
 
 def test_sections_follow_the_experiments_analyses(results, tmp_path):
-    report = build_report(results, None, tmp_path, analyses=["round_cards", "balance"])
-    assert [s.title for s in report.sections][:2] == ["Round and station cards",
+    report = build_report(results, None, tmp_path, analyses=["seats", "balance"])
+    assert [s.title for s in report.sections][:2] == ["Seat and First Player advantage",
                                                       "Character balance"]
-    cards = [i for i, b in enumerate(report.headline) if isinstance(b, str) and "card" in b]
+    cards = [i for i, b in enumerate(report.headline)
+             if isinstance(b, str) and "First Player" in b]
     balance_lines = [i for i, b in enumerate(report.headline)
                      if isinstance(b, str) and "strongest" in b]
     assert cards and balance_lines and max(cards) < min(balance_lines)

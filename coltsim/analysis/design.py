@@ -61,7 +61,8 @@ class Design:
         The numeric rule option swept (three or more values), if the conditions differ in it
         and nothing else.
     ladder : tuple of str
-        Policy names from the weakest to the strongest, as the experiment gave them.
+        The policies played, from the weakest to the strongest, as the experiment's ladder
+        orders them (named with their parameters, like ``policy``).
     policies : list of str
         The uniform policies in order of strength when a ladder is given, else of appearance.
     """
@@ -101,8 +102,7 @@ class Design:
     def strongest_two(self) -> tuple[str, str] | None:
         """The two strongest policies of the ladder (the stronger last), or None without a
         ladder of two or more policies played here."""
-        played = [p for p in self.ladder if p in set(self.settings["policy"])]
-        return (played[-2], played[-1]) if len(played) >= 2 else None
+        return self.ladder[-2:] if len(self.ladder) >= 2 else None
 
     def units(self) -> pd.DataFrame:
         """Units of the bandit-level analyses: ``unit`` (0..), ``setting`` (the setting, or the
@@ -140,12 +140,12 @@ class Design:
         p_codes, p_names = column_codes(players["policy"])
         lookup = np.full((len(s_names) + 1, len(p_names) + 1), -1, np.int64)
         for u in units.itertuples():
-            if u.policy not in p_names:
-                continue
-            j = p_names.index(u.policy)
+            # A uniform setting's rows are all one unit; a mixed table's, one per seat policy.
+            seats = [p_names.index(u.policy)] if u.mixed and u.policy in p_names else \
+                slice(None) if not u.mixed else []
             for sid in u.settings:
                 if sid in s_names:
-                    lookup[s_names.index(sid), j] = u.unit
+                    lookup[s_names.index(sid), seats] = u.unit
         return lookup[s_codes, p_codes], units
 
 
@@ -202,9 +202,13 @@ def design_of(results, ladder=()) -> Design:
     s["policy"] = names
     s["label"] = _setting_labels(s, conditions)
 
-    ladder = tuple(ladder)
+    # The ladder names policies as an experiment does ("rollout"); the design names them with
+    # their parameters ("rollout (budget 16)").
     uniform = list(dict.fromkeys(s.loc[~s["mixed"], "policy"]))
-    policies = [p for p in ladder if p in uniform] + [p for p in uniform if p not in ladder]
+    base = dict(zip(s.loc[~s["mixed"], "policy"], s.loc[~s["mixed"], "policies"]
+                    .map(lambda p: seat_policies(p)[0])))
+    ladder = tuple(p for name in ladder for p in uniform if base[p] == name)
+    policies = list(ladder) + [p for p in uniform if p not in ladder]
     cols = ["setting", "players", "policy", "mixed", "table", "rotation", "condition",
             "condition_label", "value", "label", "policies", "lineup"]
     return Design(s[cols + [c for c in s.columns if c not in cols]], conditions, axis, ladder,
@@ -338,10 +342,29 @@ def rule_phrase(option: str, value) -> str:
         return "unlimited neutral bullets"
     if option == "advanced":
         return "advanced rules" if text == "True" else "base game"
+    if option in _PHRASES:
+        return _PHRASES[option](text)
     words = option.replace("_", " ")
     if text in ("True", "False"):
         return words if text == "True" else f"no {words}"
     return f"{words} {text or 'random'}"
+
+
+_PHRASES = {
+    "doc_bonus": lambda v: "Doc draws no extra card" if v == "0" else
+    f"Doc draws {v} extra card{'s' if v != '1' else ''}",
+    "django_push_without_bullets": lambda v: "Django pushes without bullets" if v == "True"
+    else "Django pushes only with bullets",
+    "ghost_both_halves": lambda v: "Ghost may hide both halves" if v == "True"
+    else "Ghost hides one half",
+    "gunslinger_if_nobody_fired": lambda v: "everybody Gunslinger when nobody fired"
+    if v == "True" else "no Gunslinger when nobody fired",
+    "neutral_runout": lambda v: f"neutral bullets run out: {v.replace('_', ' ')}",
+    "hand_size": lambda v: f"hand of {v} cards",
+    "draw_count": lambda v: f"draw {v} cards",
+    "rounds": lambda v: f"{v} rounds",
+    "roof_move_max": lambda v: f"roof moves up to {v} cars",
+}
 
 
 def _and(names: list) -> str:

@@ -15,7 +15,9 @@ its headline answers exactly that, never pooled over what is compared:
 With a ladder of policies (the experiment's ``ladder``, weakest first), ``robust`` says whether
 a conclusion holds for the two strongest policies: a setting's strongest and weakest bandit (each
 counted only where its effect is significant), or a comparison's direction (the sign of the
-spread's change where significant, else "no change") and the strongest bandit after it.
+spread's change where significant, else "no change") and the strongest bandit after it.  A
+conclusion with nothing significant under either policy is neither: "not significant for
+either".
 
 :func:`headline` computes it from results; :func:`answers` combines tables already computed
 (a report adjusts their p-values as one family first).
@@ -33,6 +35,7 @@ from .tournament import policy_shares
 
 ROBUST = "robust"
 DEPENDS = "depends on play strength"
+INCONCLUSIVE = "not significant for either"
 
 COLUMNS = [
     "kind", "setting", "baseline", "condition", "baseline_condition", "players", "policy",
@@ -230,7 +233,8 @@ def conclusion(row: pd.Series, effects: pd.DataFrame | None) -> tuple:
 
 
 def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None) -> list:
-    """``robust`` / ``depends on play strength`` for the setting and comparison rows of every
+    """``robust`` / ``depends on play strength`` / ``not significant for either`` (nothing
+    significant under both policies) for the setting and comparison rows of every
     condition and player count that the ladder's two strongest policies both played (all of
     its policies' rows get the verdict); ``""`` elsewhere, and for every row without a ladder
     or without the balance columns."""
@@ -248,7 +252,9 @@ def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None
                 by_policy[row["policy"]] = conclusion(row, effects)
     for rows, by_policy in groups.values():
         if len(by_policy) == 2:
-            verdict = ROBUST if by_policy[top[0]] == by_policy[top[1]] else DEPENDS
+            a, b = by_policy[top[0]], by_policy[top[1]]
+            verdict = (INCONCLUSIVE if a == b and not any(a) else ROBUST if a == b
+                       else DEPENDS)
             for i in rows:
                 out[i] = verdict
     return out

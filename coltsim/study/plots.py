@@ -78,18 +78,25 @@ def _series(table: pd.DataFrame, series: str, colours: dict | None) -> tuple[lis
 
 
 def _dodged(ax, table, position, order, value, lo, hi, series, colours, scale=1.0,
-            horizontal=False, significant=None, marker="o"):
+            horizontal=False, significant=None, marker="o", note=None):
     """Points with interval bars, one series per value of ``series``, dodged around each
-    position of ``order``; hollow markers where ``significant`` is False."""
+    position of ``order``; hollow markers where ``significant`` is False; the text of column
+    ``note`` beside each point."""
     names, colour_of = _series(table, series, colours)
     width = 0.76
-    step = width / max(len(names), 1)
     pos = {x: i for i, x in enumerate(order)}
+    # Each position shares its width among the series present there, the first on top (or
+    # left), so that a series missing somewhere leaves no gap.
+    present = {x: [n for n in names if n in set(table.loc[table[position] == x, series])]
+               for x in order}
     artists = []
-    for i, name in enumerate(names):
+    for name in names:
         sub = table[table[series] == name]
-        slot = len(names) - 1 - i if horizontal else i  # the first series on top, or left
-        at = sub[position].map(pos).to_numpy(np.float64) - width / 2 + step * (slot + 0.5)
+        slot = np.array([present[x].index(name) for x in sub[position]], np.float64)
+        count = np.array([len(present[x]) for x in sub[position]], np.float64)
+        if horizontal:
+            slot = count - 1 - slot
+        at = sub[position].map(pos).to_numpy(np.float64) - width / 2 + width / count * (slot + 0.5)
         y = sub[value].to_numpy(np.float64) * scale
         err = np.abs(np.vstack([y - sub[lo].to_numpy(np.float64) * scale,
                                 sub[hi].to_numpy(np.float64) * scale - y]))
@@ -104,6 +111,10 @@ def _dodged(ax, table, position, order, value, lo, hi, series, colours, scale=1.
                    s=22, zorder=3)
         artists.append(bars)
         ax.plot([], [], marker=marker, color=c, linestyle="none", label=str(name))
+        if note is not None:  # centred above the interval
+            for px, top, text in zip(at, sub[hi].to_numpy(np.float64) * scale, sub[note]):
+                ax.annotate(text, (px, top), textcoords="offset points", xytext=(0, 3),
+                            ha="center", va="bottom", fontsize="x-small", color="0.25")
     (ax.xaxis if horizontal else ax.yaxis).set_major_locator(MaxNLocator(nbins=5))
     ticks = range(len(order))
     (ax.set_yticks if horizontal else ax.set_xticks)(list(ticks))
@@ -179,12 +190,20 @@ def plot_spreads(ax, table: pd.DataFrame, x: str = "condition", series: str = "p
         artists = plot_lines(ax, t, "value", "spread", "spread_lo", "spread_hi", series,
                              colours, scale=100)
     else:
-        order = list(dict.fromkeys(t[x]))
+        if t[x].nunique() == 1 and t["players"].nunique() > 1:
+            x = "players"  # one condition: its answer against the player count
+        order = list(dict.fromkeys(t[x])) if x != "players" else sorted(t[x].unique())
+        named = "strongest" in t and len(t) <= 12  # few points: name the two bandits
+        if named:
+            t = t.assign(_names=[f"{str(a).title()} / {str(b).title()}"
+                                 for a, b in zip(t["strongest"], t["weakest"])])
         artists = _dodged(ax, t, x, order, "spread", "spread_lo", "spread_hi", series, colours,
-                          scale=100)
+                          scale=100, note="_names" if named else None)
+        if x == "players":
+            ax.set_xticklabels([f"{n} players" for n in order])
     ax.set_ylabel("strongest minus weakest bandit\n(percentage points of win rate)")
     ax.set_xlabel("" if x != "value" else "swept value")
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.08)  # room for the names above the intervals
     ax.set_title(title)
     if legend:
         legend_below(ax)
@@ -456,10 +475,10 @@ def plot_gunslinger_shares(ax, table: pd.DataFrame, name: str = "label",
     left = np.zeros(len(settings))
     bars = []
     y = np.arange(len(settings))
-    for i, c in enumerate(counts):
+    for c in counts:
         v = np.array([float(table[(table["setting"] == s) & (table["gunslingers"] == c)]
                             ["share"].sum()) for s, _ in settings]) * 100
-        bars.append(ax.barh(y, v, left=left, color=cmap(i / max(len(counts) - 1, 1)),
+        bars.append(ax.barh(y, v, left=left, color=cmap(min(c, 6) / 6),  # a count's colour
                             label=f"{c} Gunslinger{'s' if c != 1 else ''}"))
         left += v
     ax.set_yticks(y)

@@ -31,10 +31,11 @@ class Writer:
         (out_dir / "figures").mkdir(parents=True, exist_ok=True)
         (out_dir / "tables").mkdir(parents=True, exist_ok=True)
 
-    def figure(self, name: str, caption: str, draw, size=(8, 4.5), grid=(1, 1)) -> Figure:
+    def figure(self, name: str, caption: str, draw, size=(8, 4.5), grid=(1, 1),
+               sharex: bool = False) -> Figure:
         """``draw(fig, axes)`` on a new figure of ``grid`` axes, saved as ``figures/<name>.png``."""
         fig = _MplFigure(figsize=size, layout="constrained")
-        axes = fig.subplots(*grid, squeeze=False).ravel()
+        axes = fig.subplots(*grid, squeeze=False, sharex=sharex).ravel()
         draw(fig, axes)
         fig.savefig(self.out_dir / "figures" / f"{name}.png", dpi=self.dpi)
         return Figure(name, caption)
@@ -47,11 +48,12 @@ class Writer:
 
     def panels(self, name: str, caption: str, keys: list, draw, panel=(4.6, 3.8),
                max_cols: int = 3, rows: int | None = None, legend_extra=(),
-               legend: bool = True) -> Figure:
-        """One panel per key (``draw(ax, key)``), ``max_cols`` wide (or ``rows`` rows of
-        ``len(keys) / rows`` panels), with one legend for all of them below the panels."""
+               legend: bool = True, sharex: bool = False) -> Figure:
+        """One panel per key (``draw(ax, key)``), at most ``max_cols`` wide in balanced rows
+        (or ``rows`` rows of ``len(keys) / rows`` panels), with one legend for all of them below
+        the panels; ``sharex``: one scale for every panel."""
         n = len(keys)
-        cols = math.ceil(n / rows) if rows else min(n, max_cols)
+        cols = math.ceil(n / rows) if rows else math.ceil(n / math.ceil(n / max_cols))
         n_rows = math.ceil(n / cols)
 
         def render(fig, axes):
@@ -63,7 +65,7 @@ class Writer:
                 plots.figure_legend(fig, axes[:n], legend_extra)
 
         return self.figure(name, caption, render, size=(panel[0] * cols, panel[1] * n_rows + 0.8),
-                           grid=(n_rows, cols))
+                           grid=(n_rows, cols), sharex=sharex)
 
 
 class Family:
@@ -179,7 +181,8 @@ class Context:
         """A figure of one panel per player count (and policy) over ``table``:
         ``draw(ax, rows, series, colours, title)`` draws one panel's rows.  A panel grows with
         its series times ``positions`` (bandits, cards ... along the axis), taller when
-        ``horizontal``, so that a dozen settings stay readable."""
+        ``horizontal`` (a forest plot: then every panel has the same scale), so that a dozen
+        settings stay readable."""
         keys = self.facets(table)
         if not keys:
             return None
@@ -195,7 +198,7 @@ class Context:
             draw(ax, rows, series, colours, self.facet_title(key))
 
         return self.w.panels(name, caption, keys, one, panel=panel, rows=self.facet_rows(keys),
-                             legend_extra=legend_extra)
+                             legend_extra=legend_extra, sharex=horizontal)
 
     @staticmethod
     def in_facet(table: pd.DataFrame, key) -> pd.DataFrame:

@@ -10,7 +10,7 @@ from ... import plots
 from ..context import Context
 from ..document import Section
 from ..formatting import (
-    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, pp, pp_ci, yes,
+    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, pp_ci, yes,
 )
 
 TITLE = "Comparison on the same deals"
@@ -34,6 +34,10 @@ def verdict(row) -> str:
     if row["changed"] == 0:
         return "the players did not react to this rule; the difference is rescoring"
     return f"play changed in {pct(row['changed_rate'])} of the games"
+
+
+def _moved(before: str, after: str) -> str:
+    return bandit(before) if before == after else f"{bandit(before)} → {bandit(after)}"
 
 
 def build(ctx: Context) -> Section:
@@ -66,11 +70,11 @@ def build(ctx: Context) -> Section:
             "points of win rate), baseline and setting, on the same deals", changes,
             pd.DataFrame({
                 "setting": changes["label"], "baseline": changes["baseline_label"],
-                "strongest": [f"{bandit(a)} → {bandit(b)}" for a, b in
+                "strongest": [_moved(a, b) for a, b in
                               zip(changes["baseline_strongest"], changes["strongest"])],
-                "weakest": [f"{bandit(a)} → {bandit(b)}" for a, b in
+                "weakest": [_moved(a, b) for a, b in
                             zip(changes["baseline_weakest"], changes["weakest"])],
-                "spread": [f"{pp(a).lstrip('+')} → {pp(b).lstrip('+')}" for a, b in
+                "spread": [f"{num(100 * a, 1)} → {num(100 * b, 1)}" for a, b in
                            zip(changes["baseline_spread"], changes["spread"])],
                 "change (95% CI)": [pp_ci(*r) for r in changes[["change", "lo", "hi"]]
                                     .itertuples(index=False)],

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ....analysis.headline import DEPENDS, ROBUST, answers
+from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST, answers
 from ... import plots
 from ...labels import card_label
 from ..context import Context
@@ -91,8 +91,10 @@ def _robust_tally(rows: pd.DataFrame) -> str:
     marked = rows[rows["robust"] != ""]
     if not len(marked):
         return ""
-    n = int((marked["robust"] == ROBUST).sum())
-    return f" Robust to play strength: {n} of {len(marked)} (the rest {DEPENDS})."
+    counts = marked["robust"].value_counts()
+    return " Against the two strongest policies: " + ", ".join(
+        f"{counts.get(v, 0)} of {len(marked)} {v}" for v in (ROBUST, DEPENDS, INCONCLUSIVE)
+        if counts.get(v, 0)) + "."
 
 
 def _significant(effects, setting, name) -> bool:
@@ -113,10 +115,12 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
                if _significant(effects, r["setting"], r["strongest"])]
         bottom = [r["weakest"] for _, r in rows.iterrows()
                   if _significant(effects, r["setting"], r["weakest"])]
+        none = len(rows) - len(top)
         return [f"Strongest bandit (significantly above the average bandit): "
                 f"{_tally(top) or 'none'}; weakest (significantly below): "
-                f"{_tally(bottom) or 'none'}; {len(rows) - len(top)} of {len(rows)} settings "
-                f"have no bandit significantly above the average. The spread between the strongest and the weakest bandit "
+                f"{_tally(bottom) or 'none'}"
+                + (f"; {none} of {len(rows)} settings have no bandit significantly above the "
+                   "average" if none else "") + ". The spread between the strongest and the weakest bandit "
                 f"ranges from {_points(rows['spread'].min())} to {_points(rows['spread'].max())}"
                 " percentage points (every setting: the table and figure below)."
                 + _robust_tally(rows)]
@@ -211,13 +215,16 @@ def _compare(ctx: Context, table: pd.DataFrame) -> list:
 def _policies(ctx: Context, table: pd.DataFrame) -> list:
     rows = table[table["kind"] == "policy"]
     labels = ctx.design.settings.set_index("setting")["label"]
+    tables = ctx.design.tables()
     out = []
     for setting, g in rows.groupby("setting", sort=False):
         parts = [f"{r['policy']} {pct_ci(r['win_share'], r['win_share_lo'], r['win_share_hi'])}"
                  for _, r in g.iterrows()]
+        rotations = len(tables[setting])
         out.append(f"{labels[setting]}: share of the victories per seat (95% CI) "
                    + ", ".join(parts) + f", against a fair share of {pct(g['fair_share'].iloc[0])}"
-                   f" ({count(g['games'].iloc[0])} games, seats rotated).")
+                   f" ({count(g['games'].iloc[0] // rotations)} deals, each played in "
+                   f"{rotations} seat rotations).")
     return out
 
 
@@ -313,9 +320,12 @@ def figures(ctx: Context, table: pd.DataFrame) -> list:
         _axis_label(ax, axis)
 
     width = 8.0 if axis else max(5.0, 1.1 * len(ctx.design.conditions) + 2.5)
+    named = "" if axis or settings.groupby("policy").size().max() > 12 else \
+        "; above each: its strongest / weakest bandit"
     out = [ctx.w.panels("headline_spread", "The answer: the strongest minus the weakest bandit "
                         "(percentage points of win rate) in each setting, 95% intervals"
-                        + (f", against {_words(axis)}" if axis else "") + ".", policies, spread,
+                        + (f", against {_words(axis)}" if axis else "") + named + ".",
+                        policies, spread,
                         panel=(min(width, 12.0), 4.2), max_cols=2)]
     if axis is None:
         return out
@@ -395,9 +405,11 @@ def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Ta
             .itertuples(index=False)]
     if (rows["robust"] != "").any():
         display["robust"] = rows["robust"]
+    note = "One row per setting and player count" + (
+        ", then one per comparison (the table below)." if (table["kind"] == "comparison").any()
+        else ".")
     return Table("headline", "The answer per setting and player count", table,
-                 pd.DataFrame(display), "One row per setting and player count, then one per "
-                 "comparison (the table below).")
+                 pd.DataFrame(display), note)
 
 
 def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
@@ -410,8 +422,8 @@ def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) ->
                                  zip(rows["baseline_spread"], rows["spread"])]
         display["change, pp (95% CI)"] = [pp_ci(*r) for r in rows[
             ["spread_change", "spread_change_lo", "spread_change_hi"]].itertuples(index=False)]
-        display["strongest"] = [f"{bandit(a)} → {bandit(b)}" for a, b in
-                                zip(rows["baseline_strongest"], rows["strongest"])]
+        display["strongest"] = [bandit(a) if a == b else f"{bandit(a)} → {bandit(b)}"
+                                for a, b in zip(rows["baseline_strongest"], rows["strongest"])]
     if rows["mean_score_change"].notna().any():
         display["mean score (95% CI)"] = [usd_ci(*r, signed=True) for r in rows[
             ["mean_score_change", "mean_score_change_lo", "mean_score_change_hi"]]

@@ -2,7 +2,7 @@
 means."""
 from __future__ import annotations
 
-from ....analysis.headline import DEPENDS, ROBUST
+from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST
 from ..context import Context
 from ..document import Section
 
@@ -40,7 +40,8 @@ def build(ctx: Context) -> Section:
             f"policies of the ladder ({top[0]} and {top[1]}), and *{DEPENDS}* otherwise. For a "
             "setting, the conclusion is its strongest and its weakest bandit (each counted only "
             "where its effect is significant); for a comparison, the direction of the spread's "
-            "change (or no significant change) and the strongest bandit after it.")
+            "change (or no significant change) and the strongest bandit after it. A conclusion "
+            f"with nothing significant under either policy is *{INCONCLUSIVE}*.")
     blocks.append("Everything here is computed from the saved results (`coltsim report` "
                   "re-renders it without simulating).")
     return Section(TITLE, blocks)
