@@ -228,8 +228,13 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
     ('neutral_bullets = 13', 'abilities = 5', "rules.abilities", ["must be a list of names"]),
 ])
 def test_each_mistake_gives_one_clear_line(old, new, key, words):
-    assert old in GOOD
-    message = error_of(GOOD.replace(old, new, 1))
+    mistake_names(GOOD, old, new, key, words)
+
+
+def mistake_names(text, old, new, key, words):
+    """``text`` with ``old`` replaced by ``new`` is refused in one line naming ``key``."""
+    assert old in text
+    message = error_of(text.replace(old, new, 1))
     assert f": {key}: " in message, message
     for w in words:
         assert w in message, message
@@ -294,8 +299,4 @@ def test_a_ladder_plays_every_setting_with_each_policy_in_every_seat():
      ["the ladder names the policies"]),
 ])
 def test_ladder_mistakes(old, new, key, words):
-    assert old in LADDER
-    message = error_of(LADDER.replace(old, new, 1))
-    assert f": {key}: " in message, message
-    for w in words:
-        assert w in message, message
+    mistake_names(LADDER, old, new, key, words)

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .design import design_of
-from .frames import Results, column_codes, players_of_setting, setting_order
+from .frames import BANDITS, Results, column_codes, players_of_setting, setting_order
 from .stats import LEVEL, adjust, proportion_p, wilson_interval
 
 ALPHA = 0.05
@@ -67,6 +67,14 @@ def unit_columns(table: pd.DataFrame, units: pd.DataFrame) -> pd.DataFrame:
                           "policy": u.map(info["policy"]),
                           "condition": u.map(info["condition_label"])}, index=table.index)
     return pd.concat([front, table.drop(columns="unit")], axis=1)
+
+
+def bandit_sorted(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows by unit, then bandit in coltsim's order."""
+    rank = {b: i for i, b in enumerate(BANDITS)}
+    table = table.assign(_b=table["bandit"].map(lambda b: rank.get(b, 99)))
+    return table.sort_values(["unit", "_b"], kind="stable").drop(columns="_b") \
+        .reset_index(drop=True)
 
 
 def grouped(keys: dict, values: dict, squares=()) -> pd.DataFrame:

@@ -25,7 +25,8 @@ import pandas as pd
 
 from .design import design_of
 from .frames import BANDITS, as_results, column_codes, win_share
-from ._common import grouped, rate_rows, sd_from_sums, unit_columns, with_adjustment
+from ._common import bandit_sorted, grouped, rate_rows, sd_from_sums, unit_columns, \
+    with_adjustment
 from .stats import LEVEL, Estimate, OLSResult, joint_se, mean_interval, ols
 
 LOOT_KINDS = ("purse", "jewel", "strongbox", "ransom", "bonus")
@@ -59,7 +60,7 @@ def win_rates(results, level: float = LEVEL, correction: str = "holm") -> pd.Dat
     table = pd.concat([g[["unit", "bandit", "wins"]], pd.DataFrame(cols)], axis=1)
     table = table[["unit", "bandit", "n", "wins", "rate", "lo", "hi", "fair_share", "vs_fair",
                    "p_value"]]
-    return with_adjustment(unit_columns(_bandit_sorted(table), units), correction)
+    return with_adjustment(unit_columns(bandit_sorted(table), units), correction)
 
 
 def mean_scores(results, level: float = LEVEL) -> pd.DataFrame:
@@ -79,7 +80,7 @@ def mean_scores(results, level: float = LEVEL) -> pd.DataFrame:
     table["lo"], table["hi"] = mean_interval(table["mean"], table["sd"], table["n"], level)
     for kind in LOOT_KINDS:
         table[f"mean_{kind}"] = g[f"{kind}_sum"] / g["n"]
-    return unit_columns(_bandit_sorted(table), units)
+    return unit_columns(bandit_sorted(table), units)
 
 
 @dataclass(frozen=True)
@@ -309,10 +310,3 @@ def _outcome(p: pd.DataFrame, outcome: str) -> np.ndarray:
         raise ValueError(f"unknown outcome {outcome!r}; allowed: win, score, loot, shots, ...")
     return p[outcome].to_numpy(np.float64)
 
-
-def _bandit_sorted(table: pd.DataFrame) -> pd.DataFrame:
-    """Rows by unit, then bandit in coltsim's order."""
-    rank = {b: i for i, b in enumerate(BANDITS)}
-    table = table.assign(_b=table["bandit"].map(lambda b: rank.get(b, 99)))
-    return table.sort_values(["unit", "_b"], kind="stable").drop(columns="_b") \
-        .reset_index(drop=True)

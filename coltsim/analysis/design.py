@@ -275,7 +275,9 @@ def _condition_labels(s: pd.DataFrame, condition_cols: list) -> list[str]:
                  for c in varying]
         parts = [p for p in parts if p]
         labels.append(", ".join(parts) if parts else PRINTED_RULES)
-    return labels
+    # Two conditions never share a name (the report groups and colours by it).
+    return [label if labels[:i].count(label) == 0 else f"{label} ({labels[:i].count(label) + 1})"
+            for i, label in enumerate(labels)]
 
 
 def _axis(s: pd.DataFrame, condition_cols: list) -> str | None:
@@ -300,18 +302,20 @@ def _is_number(v) -> bool:
 
 
 def _setting_labels(s: pd.DataFrame, conditions: list) -> list[str]:
-    """A setting's name for people: its condition, players and policy, as far as each varies."""
+    """A setting's name for people: its own label (else its condition, or the mixed table's
+    policies), then its players and policy as far as they vary, and its seat rotation."""
     many_conditions = len(conditions) > 1
     many_players = s["players"].nunique() > 1
     many_policies = s["policy"].nunique() > 1
     labels = []
     for _, r in s.iterrows():
-        parts = []
-        if many_conditions or not (many_players or many_policies):
+        own = _text(r.get("label"))
+        parts = [own] if own else []
+        if not own and (many_conditions or not (many_players or many_policies or r["mixed"])):
             parts.append(r["condition_label"])
         if many_players:
             parts.append(f"{r['players']} players")
-        if many_policies or r["mixed"]:
+        if (many_policies and not r["mixed"]) or (r["mixed"] and not own):
             parts.append(r["policy"])
         if r["mixed"] and r["rotation"]:
             parts.append(f"rotation {r['rotation']}")

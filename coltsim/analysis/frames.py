@@ -17,10 +17,9 @@ from ..results import Results
 
 BANDITS = K.BANDIT_NAMES
 ROUND_COLUMN = re.compile(r"^round_(\d+)$")
-# Settings columns that are not rule options, and those that do not change what is played.
+# Settings columns that are not rule options.
 SETTING_KEYS = ("setting", "players", "lineup", "policies", "params", "seed", "games",
                 "chunk_size", "label")
-RUN_KEYS = ("seed", "games", "chunk_size", "label")
 
 
 def as_results(results) -> Results:
@@ -44,12 +43,6 @@ def setting_order(frames: Results) -> list[str]:
     seen = set(ids)
     extra = sorted({str(s) for s in frames.players["setting"].unique()} - seen)
     return ids + extra
-
-
-def compact_policies(text) -> str:
-    """``"greedy,greedy,greedy"`` -> ``"greedy"``; a mixed table stays as it is."""
-    names = [p.strip() for p in str(text).split(",") if p.strip()]
-    return names[0] if names and len(set(names)) == 1 else ",".join(names)
 
 
 def seat_policies(text) -> list[str]:

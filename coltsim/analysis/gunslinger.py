@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from .design import design_of
-from .frames import BANDITS, as_results
-from ._common import grouped, label_columns, rate_rows, unit_columns, with_adjustment
+from .frames import as_results
+from ._common import bandit_sorted, grouped, label_columns, rate_rows, unit_columns, \
+    with_adjustment
 from .metrics import player_game_rows
 from .stats import LEVEL, wilson_interval
 
@@ -84,8 +85,5 @@ def gunslinger_by_bandit(results, level: float = LEVEL, correction: str = "holm"
                        pd.DataFrame(rate_rows(g["gun_sum"], g["n"], fair, level))], axis=1)
     table["decided_rate"] = g["decided_sum"] / g["n"]
     table["decided_lo"], table["decided_hi"] = wilson_interval(g["decided_sum"], g["n"], level)
-    rank = {b: i for i, b in enumerate(BANDITS)}
-    table = table.assign(_b=table["bandit"].map(lambda b: rank.get(b, 99)))
-    table = table.sort_values(["unit", "_b"], kind="stable").drop(columns="_b")
-    table = unit_columns(table.reset_index(drop=True), units)
+    table = unit_columns(bandit_sorted(table), units)
     return with_adjustment(table, correction)

@@ -67,8 +67,9 @@ def headline(results, analyses=("balance", "compare"), ladder=(), level: float =
 
 def compute(f, design: Design, analyses, level: float = LEVEL,
             correction: str = "holm") -> dict:
-    """The tables :func:`answers` reads, for the given analyses."""
-    tables = {}
+    """The tables :func:`answers` reads, for the given analyses (``games``: games per
+    setting, always)."""
+    tables = {"games": games_per_setting(f)}
     pairs = design.pairs()
     if design.uniform and ("balance" in analyses or "compare" in analyses):
         effects = balance.bandit_effects(f, "win", level, correction)
@@ -87,6 +88,11 @@ def compute(f, design: Design, analyses, level: float = LEVEL,
     if "policies" in analyses and design.tables():
         tables["policies"] = table_shares(f, design, level)
     return tables
+
+
+def games_per_setting(f: Results) -> pd.Series:
+    """Games played in each setting (setting id -> count)."""
+    return f.games["setting"].astype(str).value_counts()
 
 
 def table_shares(f, design: Design, level: float = LEVEL) -> pd.DataFrame:
@@ -137,12 +143,11 @@ def _setting_row(r, tables: dict) -> dict:
         row.update(strongest=spread["strongest"], strongest_effect=spread["strongest_effect"],
                    weakest=spread["weakest"], weakest_effect=spread["weakest_effect"],
                    spread=spread["spread"], spread_lo=spread["lo"], spread_hi=spread["hi"])
-    effects = tables.get("effects")
-    if effects is not None:
-        row["games"] = _games_of(effects, r.setting, r.players)
+    if "games" in tables:
+        row["games"] = int(tables["games"].get(r.setting, 0))
     g = _one(tables.get("gunslinger"), setting=r.setting)
     if g is not None and g["awarded_rate"] > 0:
-        row.update(games=int(g["games"]), gunslinger_decided=g["changed_rate"],
+        row.update(gunslinger_decided=g["changed_rate"],
                    gunslinger_decided_lo=g["changed_lo"], gunslinger_decided_hi=g["changed_hi"])
     fp = _one(tables.get("first_player"), setting=r.setting)
     if fp is not None:
@@ -158,18 +163,13 @@ def _setting_row(r, tables: dict) -> dict:
     return row
 
 
-def _games_of(effects: pd.DataFrame, setting: str, players: int) -> int | None:
-    """Games of a setting: every bandit's games add up to players (x 2 bandits with 2)."""
-    rows = effects[effects["setting"] == setting]
-    return int(round(rows["n"].sum() / (players * (2 if players == 2 else 1)))) if len(rows) \
-        else None
-
-
 def _comparison_row(base: str, other: str, design: Design, tables: dict) -> dict:
     b, o = design.row(base), design.row(other)
     row = {"kind": "comparison", "setting": other, "baseline": base,
            "condition": o["condition_label"], "baseline_condition": b["condition_label"],
            "players": o["players"], "policy": o["policy"], "value": o["value"]}
+    if "games" in tables:  # deals played under both
+        row["games"] = int(min(tables["games"].get(base, 0), tables["games"].get(other, 0)))
     ch = _one(tables.get("spread_changes"), baseline=base, setting=other)
     if ch is not None:
         row.update(strongest=ch["strongest"], weakest=ch["weakest"], spread=ch["spread"],
@@ -187,7 +187,6 @@ def _comparison_row(base: str, other: str, design: Design, tables: dict) -> dict
             if len(m):
                 m = m.iloc[0]
                 row.update({name: m["difference"], f"{name}_lo": m["lo"], f"{name}_hi": m["hi"]})
-                row["games"] = int(m["n_pairs"])
         bandits = t[(t["group"] == "bandit") & t["significant"]]
         if len(bandits):
             top = bandits.loc[bandits["difference"].abs().idxmax()]
@@ -200,6 +199,10 @@ def _comparison_row(base: str, other: str, design: Design, tables: dict) -> dict
                    played_differently_lo=play["changed_lo"],
                    played_differently_hi=play["changed_hi"], rescored=int(play["rescored"]))
     return row
+
+
+def _text(x) -> str:
+    return x if isinstance(x, str) else ""
 
 
 def _one(table: pd.DataFrame | None, **where):
@@ -245,7 +248,8 @@ def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None
     groups = {}
     for i, row in table.iterrows():
         if row["kind"] in ("setting", "comparison") and isinstance(row["strongest"], str):
-            key = (row["kind"], row["condition"], row["baseline_condition"], row["players"])
+            key = (row["kind"], row["condition"], _text(row["baseline_condition"]),
+                   row["players"])
             rows, by_policy = groups.setdefault(key, ([], {}))
             rows.append(i)
             if row["policy"] in top:

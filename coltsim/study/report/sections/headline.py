@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST, answers
+from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST, answers, games_per_setting
 from ... import plots
 from ...labels import card_label
 from ..context import Context
@@ -20,6 +20,7 @@ MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
 def compute(ctx: Context) -> pd.DataFrame:
     """The headline table (after the family of tests is adjusted)."""
     tables = {k: (v.table if hasattr(v, "table") else v) for k, v in ctx.cache.items()}
+    tables["games"] = games_per_setting(ctx.f)
     if "order" in tables:
         order = tables["order"]
         tables["first_player"] = order[order["order"] == 0].reset_index(drop=True)
@@ -403,6 +404,11 @@ def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Ta
         display["First Player edge, pp (95% CI)"] = [pp_ci(*r) for r in rows[
             ["first_player_edge", "first_player_edge_lo", "first_player_edge_hi"]]
             .itertuples(index=False)]
+    if "round_cards" in ctx.analyses:
+        display["card moving the score most, $ (95% CI)"] = [
+            f"{card_label(c)} {usd_ci(e, lo, hi, signed=True)}" if isinstance(c, str) else "none"
+            for c, e, lo, hi in rows[["top_card", "top_card_effect", "top_card_lo",
+                                      "top_card_hi"]].itertuples(index=False)]
     if (rows["robust"] != "").any():
         display["robust"] = rows["robust"]
     note = "One row per setting and player count" + (
