@@ -381,3 +381,25 @@ def test_compare_of_identical_settings_finds_nothing():
 def test_compare_rejects_unknown_settings(fair):
     with pytest.raises(ValueError, match="unknown setting"):
         compare.compare_settings(fair, "p4", "nope")
+
+
+def test_play_changes_count_games_played_differently_and_rescored_ones():
+    """Same deals, same winners: the same play unless an action count differs; a column of
+    actions the runner adds later (here ``moves``) is compared as soon as it is there."""
+    a = synthetic_results((4,), 500, seed=21, setting_prefix="a")
+    b = synthetic_results((4,), 500, seed=21, setting_prefix="b")
+    for f in (a, b):
+        f.players["moves"] = np.int8(3)
+    b.players.loc[(b.players["game"] == 7).to_numpy() & (b.players["seat"] == 1).to_numpy(),
+                  "moves"] = 4
+    rescored = (b.players["game"] == 9).to_numpy()
+    b.players.loc[rescored, "team_score"] += 1000
+    f = concat_results(a, b)
+    (row,) = compare.play_changes(f).itertuples()
+    assert (row.games, row.changed, row.rescored) == (500, 1, 1)
+    assert "moves" in row.compared.split(",")
+    t = compare.compare(f).set_index("quantity")
+    moved = [q for q in t.index if q.startswith("moves:")]
+    assert len(moved) == 6 and t.loc[moved, "group"].eq("play").all()
+    changed = t.loc[moved, "difference"]
+    assert (changed > 0).sum() == 1 and (changed == 0).sum() == 5  # one bandit, one game

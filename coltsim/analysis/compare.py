@@ -29,10 +29,13 @@ from .stats import LEVEL, Estimate, wilson_interval
 COLUMNS = ["baseline", "setting", "baseline_label", "label", "players", "policy", "condition",
            "quantity", "group", "description", "n_pairs", "baseline_mean", "mean", "difference",
            "lo", "hi", "p_value"]
-# A bandit's actions in a game, as far as the players table counts them (name -> words).
-PLAY_COLUMNS = {"shots": "shots fired", "moves": "moves", "robberies": "robberies",
-                "punches": "punches", "marshal_moves": "Marshal moves",
-                "floor_changes": "floor changes", "draws": "draws"}
+# A bandit's actions in a game, as far as the players table counts them (name -> words): the
+# bullets it fired, the action cards it played by kind, the turns it drew cards instead.  Only
+# "shots" is recorded today; the others are used as soon as the runner writes them.
+PLAY_COLUMNS = {"shots": "shots fired", "moves": "Move cards played",
+                "floor_changes": "Change Floor cards played", "robberies": "Robbery cards played",
+                "punches": "Punch cards played", "marshal_moves": "Marshal cards played",
+                "draws": "turns spent drawing"}
 # What a game's course leaves in the players table besides its score: the same values for
 # every bandit of a paired game mean the players played it the same way.
 COURSE_COLUMNS = ("bandit", "purse", "jewel", "strongbox", "ransom", "bullets_received",

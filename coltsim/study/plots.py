@@ -60,6 +60,12 @@ def sequential(labels, cmap: str = "viridis") -> dict:
     return {label: colours(0.9 * i / max(len(labels) - 1, 1)) for i, label in enumerate(labels)}
 
 
+def signed(x: float, digits: int = 1) -> str:
+    """``+1.5``, ``-0.3``, and ``0.0`` (never ``-0.0``) for what rounds to zero."""
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
 def wrap(text, width: int = LABEL_WIDTH) -> str:
     """A tick label on lines of at most ``width`` characters."""
     return textwrap.fill(str(text), width, break_long_words=False) or str(text)
@@ -396,7 +402,7 @@ def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None
         for j in range(len(bandits)):
             if np.isfinite(grid[i, j]):
                 dark = abs(grid[i, j]) > 0.6 * limit
-                texts.append(ax.text(j, i, f"{grid[i, j]:+.1f}" + ("*" if sig[i, j] else ""),
+                texts.append(ax.text(j, i, signed(grid[i, j]) + ("*" if sig[i, j] else ""),
                                      ha="center", va="center", fontsize="x-small",
                                      color="white" if dark else "black",
                                      fontweight="bold" if sig[i, j] else "normal"))
