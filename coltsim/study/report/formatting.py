@@ -63,8 +63,9 @@ def pp(x) -> str:
     return "" if is_missing(x) else _number(x, 1, True, scale=100)
 
 
-def pp_ci(x, lo, hi, signed: bool = True) -> str:
-    return _with_interval(x, lo, hi, 1, signed, scale=100)
+def pp_ci(x, lo, hi, signed: bool = True, unit: str = "") -> str:
+    """A difference of rates in percentage points, ``unit`` (e.g. ``" pp"``) after it."""
+    return _with_interval(x, lo, hi, 1, signed, scale=100, suffix=unit)
 
 
 def usd(x, signed: bool = False) -> str:
@@ -106,7 +107,7 @@ def metric_ci(metric: str, x, lo, hi) -> str:
     """A change in a game metric with its interval."""
     kind = GAME_METRICS[metric][1]
     if kind == "rate":
-        return pp_ci(x, lo, hi) + (" pp" if not is_missing(x) else "")
+        return pp_ci(x, lo, hi, unit=" pp")
     if "$" in GAME_METRICS[metric][0]:
         return usd_ci(x, lo, hi, signed=True)
     return num_ci(x, lo, hi)

@@ -106,7 +106,7 @@ def build(ctx: Context) -> Section:
             return (num(row["baseline_mean"]), num(row["mean"]),
                     metric_ci("shots", row["difference"], row["lo"], row["hi"]))
         return (pct(row["baseline_mean"]), pct(row["mean"]),
-                pp_ci(row["difference"], row["lo"], row["hi"]) + " pp")
+                pp_ci(row["difference"], row["lo"], row["hi"], unit=" pp"))
 
     cells = [fmt(r) for _, r in table.iterrows()]
     blocks.append(w.table("compare", "Differences on the same deals (setting minus baseline)",

@@ -68,8 +68,11 @@ def _where(ctx: Context, condition: str, policy: str) -> str:
 
 def _lead(where: str, what: str) -> str:
     """``"Printed rules: what: "``, or ``"What: "`` when nothing needs saying first."""
-    text = f"{where}: {what}" if where else what
-    return f"{text[0].upper()}{text[1:]}: "
+    return _capital(f"{where}: {what}" if where else what) + ": "
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _groups(rows: pd.DataFrame):
@@ -151,7 +154,10 @@ def _comparison_sentence(r) -> str:
     parts = []
     if isinstance(r["strongest"], str):
         parts.append(f"spread {_points(r['baseline_spread'])} → {_points(r['spread'])} points, "
-                     f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}")
+                     f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
+                     + ("" if r["spread_change_significant"] is True
+                        or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
+                        else ", not significant"))
         if r["strongest"] != r["baseline_strongest"]:
             parts.append(f"strongest bandit {bandit(r['baseline_strongest'])} → "
                          f"{bandit(r['strongest'])}")
@@ -181,9 +187,10 @@ def _compare(ctx: Context, table: pd.DataFrame) -> list:
         return []
     many_policies = len(ctx.design.policies) > 1
     if len(rows) <= MAX_SENTENCES:
-        return [f"{r['condition']} against {r['baseline_condition']} ({r['players']} players"
-                + (f", {r['policy']}" if many_policies else "") + ", same deals): "
-                + _comparison_sentence(r) + "." + _robust(r) for _, r in rows.iterrows()]
+        return [_capital(f"{r['condition']} against {r['baseline_condition']} "
+                         f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
+                         + ", same deals): " + _comparison_sentence(r) + "." + _robust(r))
+                for _, r in rows.iterrows()]
     changes = rows.dropna(subset=["spread_change"])
     out = []
     if len(changes):
