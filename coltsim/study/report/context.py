@@ -32,10 +32,10 @@ class Writer:
         (out_dir / "tables").mkdir(parents=True, exist_ok=True)
 
     def figure(self, name: str, caption: str, draw, size=(8, 4.5), grid=(1, 1),
-               sharex: bool = False) -> Figure:
+               sharex: bool = False, sharey: bool = False) -> Figure:
         """``draw(fig, axes)`` on a new figure of ``grid`` axes, saved as ``figures/<name>.png``."""
         fig = _MplFigure(figsize=size, layout="constrained")
-        axes = fig.subplots(*grid, squeeze=False, sharex=sharex).ravel()
+        axes = fig.subplots(*grid, squeeze=False, sharex=sharex, sharey=sharey).ravel()
         draw(fig, axes)
         fig.savefig(self.out_dir / "figures" / f"{name}.png", dpi=self.dpi)
         return Figure(name, caption)
@@ -48,10 +48,10 @@ class Writer:
 
     def panels(self, name: str, caption: str, keys: list, draw, panel=(4.6, 3.8),
                max_cols: int = 3, rows: int | None = None, legend_extra=(),
-               legend: bool = True, sharex: bool = False) -> Figure:
+               legend: bool = True, sharex: bool = False, sharey: bool = False) -> Figure:
         """One panel per key (``draw(ax, key)``), at most ``max_cols`` wide in balanced rows
         (or ``rows`` rows of ``len(keys) / rows`` panels), with one legend for all of them below
-        the panels; ``sharex``: one scale for every panel."""
+        the panels; ``sharex``, ``sharey``: one scale for every panel."""
         n = len(keys)
         cols = math.ceil(n / rows) if rows else math.ceil(n / math.ceil(n / max_cols))
         n_rows = math.ceil(n / cols)
@@ -65,7 +65,7 @@ class Writer:
                 plots.figure_legend(fig, axes[:n], legend_extra)
 
         return self.figure(name, caption, render, size=(panel[0] * cols, panel[1] * n_rows + 0.8),
-                           grid=(n_rows, cols), sharex=sharex)
+                           grid=(n_rows, cols), sharex=sharex, sharey=sharey)
 
 
 class Family:

@@ -334,7 +334,7 @@ def figures(ctx: Context, table: pd.DataFrame) -> list:
                         "(percentage points of win rate) in each setting, 95% intervals"
                         + (f", against {_words(axis)}" if axis else "") + named + ".",
                         policies, spread,
-                        panel=(min(width, 12.0), 4.2), max_cols=2)]
+                        panel=(min(width, 12.0), 4.2), max_cols=2, sharey=True)]
     if axis is None:
         return out
     effects = ctx.table("effects").table
