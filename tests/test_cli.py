@@ -66,7 +66,7 @@ def test_run_writes_every_file_and_report_rerenders(tmp_path, capsys):
     md = (out / "report.md").read_text()
     for f in figures:
         assert f"figures/{f}" in md
-    assert "gunslinger_bonus=0" in md and "Holm" in md
+    assert "Gunslinger bonus $0" in md and "Holm" in md
     (out / "report.md").unlink()
     assert main(["report", str(out)]) == 0
     assert (out / "report.md").read_text() == md

@@ -61,7 +61,7 @@ def test_sweep_expands_every_combination_then_listed_settings():
 
 def test_defaults_when_keys_are_left_out():
     e = parse('name = "tiny"\ngames = 10\n[sweep]\nplayers = 4\n')
-    assert e.analyses == ANALYSES and e.seed == 0 and e.correction == "holm"
+    assert e.analyses == () and e.seed == 0 and e.correction == "holm"  # () = what applies
     (s,) = e.settings
     assert s.lineup == "random" and s.policies == ("random",) * 4 and s.rules == Rules()
 
@@ -184,7 +184,7 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
     ('lineup = ["random"]', 'lineups = ["random"]', "sweep.lineups",
      ["renamed; write lineup"]),
     ('analyses = ["balance", "compare"]', 'analyses = ["balance", "luck"]', "analyses",
-     ["unknown analysis 'luck'", "allowed: balance, seats, gunslinger, round_cards, compare"]),
+     ["unknown analysis 'luck'", "allowed: " + ", ".join(ANALYSES)]),
     ('seed = 7', 'seed = 7\ncorrection = "bonferroni"', "correction", ["allowed: holm, bh"]),
     ('seed = 7', 'seed = 7\nbackend = "spark"', "backend", ["allowed: loky"]),
     ('seed = 7', 'seed = 7\nscheduler = "tcp://h:1"', "scheduler",
@@ -228,8 +228,13 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
     ('neutral_bullets = 13', 'abilities = 5', "rules.abilities", ["must be a list of names"]),
 ])
 def test_each_mistake_gives_one_clear_line(old, new, key, words):
-    assert old in GOOD
-    message = error_of(GOOD.replace(old, new, 1))
+    mistake_names(GOOD, old, new, key, words)
+
+
+def mistake_names(text, old, new, key, words):
+    """``text`` with ``old`` replaced by ``new`` is refused in one line naming ``key``."""
+    assert old in text
+    message = error_of(text.replace(old, new, 1))
     assert f": {key}: " in message, message
     for w in words:
         assert w in message, message
@@ -246,3 +251,52 @@ def test_structural_mistakes():
                                                           "gunslinger_bonus = 500"))
     one = 'name = "x"\ngames = 3\nanalyses = ["compare"]\n[sweep]\nplayers = 4\n'
     assert "needs at least two settings" in error_of(one)
+
+
+LADDER = """
+name = "ladder"
+games = 10
+ladder = ["greedy", "rollout"]
+
+[policy_params.rollout]
+budget = 4
+
+[sweep]
+players = [4, 5]
+
+[sweep.rules]
+gunslinger_bonus = [1000, 0]
+
+[[settings]]
+players = 3
+label = "Belle without her ability"
+rules = { abilities = ["ghost", "cheyenne", "tuco", "django", "doc"] }
+"""
+
+
+def test_a_ladder_plays_every_setting_with_each_policy_in_every_seat():
+    e = parse(LADDER)
+    assert e.ladder == ("greedy", "rollout")
+    assert [(s.players, s.rules.gunslinger_bonus, s.policies[0]) for s in e.settings] == [
+        (4, 1000, "greedy"), (4, 1000, "rollout"), (4, 0, "greedy"), (4, 0, "rollout"),
+        (5, 1000, "greedy"), (5, 1000, "rollout"), (5, 0, "greedy"), (5, 0, "rollout"),
+        (3, 1000, "greedy"), (3, 1000, "rollout")]
+    assert all(len(set(s.policies)) == 1 for s in e.settings)
+    assert [s.label for s in e.settings[-2:]] == ["Belle without her ability"] * 2
+    assert e.settings[1].policy_params() == {"rollout": {"budget": 4}}
+    assert parse(GOOD).ladder == ()
+
+
+@pytest.mark.parametrize("old, new, key, words", [
+    ('ladder = ["greedy", "rollout"]', 'ladder = ["greedy"]', "ladder", ["two or more"]),
+    ('ladder = ["greedy", "rollout"]', 'ladder = ["greedy", "genius"]', "ladder",
+     ["unknown policy 'genius'", "allowed: random, greedy"]),
+    ('ladder = ["greedy", "rollout"]', 'ladder = ["greedy", "greedy"]', "ladder",
+     ["listed twice"]),
+    ('players = [4, 5]', 'players = [4, 5]\npolicies = ["random"]', "sweep.policies",
+     ["the ladder names the policies"]),
+    ('players = 3\n', 'players = 3\npolicies = "random"\n', "settings[0].policies",
+     ["the ladder names the policies"]),
+])
+def test_ladder_mistakes(old, new, key, words):
+    mistake_names(LADDER, old, new, key, words)

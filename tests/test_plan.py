@@ -84,7 +84,7 @@ def test_plan_of_an_experiment():
     assert precision["games_needed"] == P.games_for_precision(0.1875, 0.01, 2 / 3)
     fair = t.loc[("fair", "printed rules")]
     assert fair["games_needed"] == P.games_to_detect_from(0.25, 0.02, 2 / 3, 0.05 / 12)
-    change = t.loc[("change", "gunslinger_bonus=0 against printed rules")]
+    change = t.loc[("change", "Gunslinger bonus $0 against printed rules")]
     assert change["games_needed"] == P.games_to_detect_change(0.375, 0.02, 2 / 3, 0.05 / 6)
     text = p.text()
     assert "±1.0 points" in text and "0.42% each" in text and "the file's 20,000 give" in text
@@ -115,7 +115,7 @@ def test_planned_games_give_the_precision_in_real_games():
 def test_plan_command(capsys):
     assert main(["plan", "experiments/quickstart.toml", "--half-width", "0.005"]) == 0
     out = capsys.readouterr().out
-    assert "within ±0.5 points" in out and "4 players: 43,217 games" in out
+    assert "within ±0.5 points" in out and "printed rules: 43,217 games" in out
     assert main(["plan", "experiments/quickstart.toml", "--power", "2"]) == 2
     assert "power: must be a number between 0 and 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):

@@ -1,20 +1,22 @@
 """The report builder writes every file from saved results, and each plot helper draws on the
 axes it is given (Agg backend, set in conftest)."""
+import base64
 import html as htmllib
 import json
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from coltsim.analysis import balance, compare, gunslinger, round_cards, seats
+from coltsim.analysis import balance, compare, gunslinger, headline, round_cards, seats
 from coltsim.analysis.frames import concat_results
 from coltsim.analysis.synthetic import synthetic_results
 from coltsim.study import plots
 from coltsim.study.experiment import loads_experiment
 from coltsim.study.report import build_report as _build_report
-from coltsim.study.report import render_from_folder
+from coltsim.study.report import formatting, render_from_folder
 
 EXPERIMENT = """
 name = "tiny"
@@ -45,20 +47,29 @@ def results():
 
 
 EXPECTED_FIGURES = {
-    "balance_effects", "balance_win_rates", "balance_scores", "balance_loot", "seats_order",
-    "gunslinger_shares", "gunslinger_by_bandit", "cards_mean_score", "cards_other_metrics",
-    "cards_by_bandit", "cards_by_position", "compare_bandits", "compare_seats",
+    "headline_spread", "balance_effects", "balance_win_rates", "balance_scores", "balance_loot",
+    "seats_order", "gunslinger_shares", "gunslinger_by_bandit", "cards_mean_score",
+    "cards_other_metrics", "cards_by_bandit", "cards_by_position", "compare_bandits",
+    "compare_actions", "compare_seats",
 }
 EXPECTED_TABLES = {
-    "settings", "balance_effects", "balance_win_rates", "balance_score_effects",
-    "balance_scores", "seats_order", "gunslinger_summary", "gunslinger_by_bandit",
-    "cards_effects", "cards_by_bandit", "cards_by_position", "compare",
+    "headline", "settings", "balance_effects", "balance_spreads", "balance_win_rates",
+    "balance_score_effects", "balance_scores", "seats_order", "gunslinger_summary",
+    "gunslinger_by_bandit", "cards_effects", "cards_by_bandit", "cards_by_position", "compare",
+    "compare_play", "compare_spreads",
 }
 
 
-def test_build_report_writes_every_file(results, tmp_path):
+@pytest.fixture(scope="module")
+def full(results, tmp_path_factory):
+    """The report of every analysis, built once: (report, folder)."""
+    folder = tmp_path_factory.mktemp("tiny")
     experiment = loads_experiment(EXPERIMENT, "experiments/tiny.toml")
-    report = build_report(results, experiment, tmp_path)
+    return build_report(results, experiment, folder), folder
+
+
+def test_build_report_writes_every_file(full):
+    report, tmp_path = full
     files = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert {"report.md", "report.html", "experiment.toml", "manifest.json"} <= files
     assert {f"figures/{n}.png" for n in EXPECTED_FIGURES} <= files
@@ -74,26 +85,99 @@ def test_build_report_writes_every_file(results, tmp_path):
     # Every figure and table the markdown links to exists, and the HTML shows the same ones.
     md_links = set(re.findall(r"\]\(((?:figures|tables)/[^)]+)\)", md))
     assert md_links and all((tmp_path / link).exists() for link in md_links)
-    html_links = set(re.findall(r'(?:src|href)="((?:figures|tables)/[^"]+)"', html))
-    assert html_links == md_links
+    figures = {link for link in md_links if link.startswith("figures/")}
+    assert figures == {f"figures/{n}.png" for n in EXPECTED_FIGURES}
+    assert set(re.findall(r'href="(tables/[^"]+)"', html)) == md_links - figures
     assert html.startswith("<!DOCTYPE html>") and "</html>" in html
-    # The headline a designer can quote, and the correction used.
-    assert report.headline[0].startswith("Tuco is the strongest bandit")
-    assert report.headline[0] in md and report.headline[0] in htmllib.unescape(html)
     assert "Benjamini-Hochberg" in md and "Benjamini-Hochberg" in html
     assert "# coltsim report: tiny" in md
+    # The answer first: the comparison (two conditions at 4 players), then each setting.
+    assert report.headline[0].startswith("Gunslinger bonus $500 against printed rules "
+                                         "(4 players, same deals): spread")
+    assert any(isinstance(b, str) and "Tuco" in b and "3 players: Tuco" in b
+               for b in report.headline)
+    assert report.headline[0] in md and report.headline[0] in htmllib.unescape(html)
+
+
+def test_the_html_page_stands_alone(results, tmp_path):
+    report = build_report(results, None, tmp_path, analyses=["balance", "gunslinger"])
+    page = (tmp_path / "report.html").read_text()
+    assert 'src="figures/' not in page
+    images = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    figures = sorted((tmp_path / "figures").glob("*.png"))
+    assert len(images) == len(figures) and base64.b64decode(images[0])[:4] == b"\x89PNG"
+    anchors = re.findall(r'<a href="#([a-z0-9-]+)">', page)
+    assert anchors == ["headline"] + [s.anchor for s in report.sections]
+    assert all(f'id="{a}"' in page for a in anchors)
+
+
+def test_headline_csv_has_a_row_per_setting_and_per_comparison(full):
+    _, tmp_path = full
+    h = pd.read_csv(tmp_path / "tables" / "headline.csv")
+    assert list(h.columns) == headline.COLUMNS
+    settings = h[h["kind"] == "setting"]
+    assert sorted(settings["players"]) == [2, 3, 4, 4]
+    assert (settings["strongest"] == "tuco").all()  # the planted +5 points, per setting
+    assert (settings["spread_lo"] < settings["spread"]).all()
+    comparison = h[h["kind"] == "comparison"].iloc[0]
+    assert (comparison["baseline"], comparison["setting"]) == ("base4", "half4")
+    assert comparison["condition"] == "Gunslinger bonus $500"
+    # Synthetic games draw the winner before the bonus: the spread is exactly the same.
+    assert comparison["spread_change"] == pytest.approx(0, abs=1e-12)
+    assert comparison["spread_change_hi"] - comparison["spread_change_lo"] < 1e-12
+
+
+def test_one_family_of_tests_per_report(full):
+    """Every p-value the report marks is adjusted with every other one, stated once."""
+    from coltsim.analysis.stats import benjamini_hochberg
+
+    report, tmp_path = full
+    p, adjusted = [], []
+    for path in sorted((tmp_path / "tables").glob("*.csv")):
+        t = pd.read_csv(path)
+        if "p_adjusted" in t:
+            p.append(t["p_value"].to_numpy())
+            adjusted.append(t["p_adjusted"].to_numpy())
+    p, adjusted = np.concatenate(p), np.concatenate(adjusted)
+    ok = np.isfinite(p)
+    assert ok.sum() > 300  # many tables, one family
+    np.testing.assert_allclose(adjusted[ok], benjamini_hochberg(p[ok]), rtol=1e-12)
+    md = (tmp_path / "report.md").read_text()
+    assert md.count("Benjamini-Hochberg") == 1 and f"the {ok.sum():,} tests" in md
+    assert report.sections[-1].title == "Methods"
 
 
 def test_report_names_holm_by_default_and_can_leave_analyses_out(results, tmp_path):
     report = build_report(results, None, tmp_path, analyses=["balance"])
     md = (tmp_path / "report.md").read_text()
     assert "Holm" in md and "Benjamini" not in md
-    assert [s.title for s in report.sections] == ["Settings", "Character balance", "Methods"]
+    assert [s.title for s in report.sections] == ["Character balance", "Settings", "Methods"]
     assert not (tmp_path / "figures" / "seats_order.png").exists()
     with pytest.raises(ValueError, match="unknown analysis"):
         build_report(results, None, tmp_path, analyses=["luck"])
     with pytest.raises(ValueError, match="out_dir"):
         build_report(results)
+
+
+def test_sections_follow_the_experiments_analyses(results, tmp_path):
+    report = build_report(results, None, tmp_path, analyses=["seats", "balance"])
+    assert [s.title for s in report.sections][:2] == ["Seat and First Player advantage",
+                                                      "Character balance"]
+    cards = [i for i, b in enumerate(report.headline)
+             if isinstance(b, str) and "First Player" in b]
+    balance_lines = [i for i, b in enumerate(report.headline)
+                     if isinstance(b, str) and "strongest" in b]
+    assert cards and balance_lines and max(cards) < min(balance_lines)
+
+
+def test_numbers_are_printed_honestly():
+    assert formatting.usd_ci(-0.3, -0.6, 0.2, signed=True) == "$0 (-$1 to $0)"
+    assert formatting.usd_ci(-0.2, -0.4, 0.1, signed=True) == "$0 (-$0.4 to +$0.1)"
+    assert formatting.usd(-0.4, signed=True) == "$0"
+    assert formatting.pp_ci(-0.0004, -0.0004, -0.0004) == "0.0 (the same in every game)"
+    assert formatting.pct_ci(1.0, 0.99996, 1.0) == "100.0% (99.996 to 100.000)"
+    assert formatting.pct_ci(0.5, 0.4, 0.6) == "50.0% (40.0 to 60.0)"
+    assert formatting.pp_ci(0.132, 0.12, 0.144, signed=False) == "13.2 (12.0 to 14.4)"
 
 
 def test_rendering_escapes_and_marks_code(tmp_path):
@@ -127,16 +211,19 @@ def _check_axes(ax, artists, ylabel=True):
     assert all(v is not None for v in artists.values())
 
 
-def test_rate_plots_draw_intervals_and_fair_share_lines(results):
+def test_rate_plots_draw_intervals_and_one_fair_share_line(results):
     rates = balance.win_rates(results)
+    four = rates[rates["players"] == 4]
+    fig, ax = _axes()
+    artists = plots.plot_win_rates(ax, four, "condition")
+    _check_axes(ax, artists)
+    assert len(artists["series"]) == 2 and "%" in ax.get_ylabel()
+    # Two settings share the fair share: one dark line, not one per setting's colour.
+    assert len(artists["fair"]) == 1 and artists["fair"][0].get_ydata()[0] == pytest.approx(25)
     fig, ax = _axes()
     artists = plots.plot_win_rates(ax, rates)
-    _check_axes(ax, artists)
-    n_settings = rates["setting"].nunique()
-    assert len(artists["series"]) == n_settings and len(artists["fair"]) == n_settings
-    assert "%" in ax.get_ylabel()
-    fair_y = sorted(line.get_ydata()[0] for line in artists["fair"])
-    assert fair_y == pytest.approx(sorted(100 / rates.groupby("setting")["players"].first()))
+    assert sorted(line.get_ydata()[0] for line in artists["fair"]) == pytest.approx(
+        sorted(100 / rates.groupby("setting")["players"].first()))
 
     order = seats.order_win_rates(results)
     fig, ax = _axes()
@@ -148,15 +235,28 @@ def test_rate_plots_draw_intervals_and_fair_share_lines(results):
 def test_effect_and_comparison_plots(results):
     effects = balance.bandit_effects(results).table
     fig, ax = _axes()
-    artists = plots.plot_bandit_effects(ax, effects)
+    artists = plots.plot_bandit_effects(ax, effects[effects["setting"] == "base3"])
     _check_axes(ax, artists, ylabel=False)
     assert "percentage points" in ax.get_xlabel()
-    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "Tuco"  # strongest on top
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "Doc", "Django", "Tuco", "Cheyenne", "Belle", "Ghost"]  # coltsim's order, top down
+    labels = [t.get_text() for t in artists["legend"].get_texts()]
+    assert labels[-2:] == ["significant (adjusted)", "not significant"]
+    # Every legend entry has a marker (no empty entry for a kind of marker never drawn).
+    assert all(h.get_marker() not in (None, "None", "") for h in artists["legend"].legend_handles)
 
     table = compare.compare(results)
-    for group in ("bandit", "seat"):
+    for group in ("bandit", "seat", "play"):
         fig, ax = _axes()
         _check_axes(ax, plots.plot_comparison(ax, table, group), ylabel=False)
+
+
+def test_long_labels_wrap_and_many_settings_get_their_own_colour():
+    assert plots.wrap("Belle without her ability and neutral bullets", 16).count("\n") >= 2
+    colours = plots.palette([f"setting {i}" for i in range(12)])
+    assert len(set(colours.values())) == 12
+    ordered = plots.sequential(["$0", "$500", "$1,000"])
+    assert list(ordered) == ["$0", "$500", "$1,000"]
 
 
 def test_card_and_gunslinger_plots(results):
@@ -177,7 +277,8 @@ def test_card_and_gunslinger_plots(results):
     fig, ax = _axes()
     _check_axes(ax, plots.plot_gunslinger_by_bandit(ax, by_bandit[by_bandit["players"] > 2]))
     fig, ax = _axes()
-    _check_axes(ax, plots.plot_gunslinger_shares(ax, gunslinger.gunslinger_shares(results)))
+    _check_axes(ax, plots.plot_gunslinger_shares(ax, gunslinger.gunslinger_shares(results)),
+                ylabel=False)
 
     scores = balance.mean_scores(results)
     fig, ax = _axes()
@@ -186,6 +287,34 @@ def test_card_and_gunslinger_plots(results):
     artists = plots.plot_loot_mix(ax, scores, "base3")
     _check_axes(ax, artists)
     assert len(artists["bars"]) == len(plots.LOOT_COLOURS)
+
+
+def test_sweep_lines_and_spreads(results):
+    rows = pd.DataFrame({"value": [0, 500, 1000] * 2, "players": [3] * 3 + [4] * 3,
+                         "spread": [0.1, 0.12, 0.15, 0.2, 0.21, 0.25]})
+    rows["spread_lo"], rows["spread_hi"] = rows["spread"] - 0.01, rows["spread"] + 0.01
+    fig, ax = _axes()
+    artists = plots.plot_spreads(ax, rows, "value", "players")
+    _check_axes(ax, artists)
+    assert len(artists["series"]) == 2
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "500", "1000"]
+    fig, ax = _axes()
+    shares = headline.table_shares(*_mixed_table())
+    _check_axes(ax, plots.plot_policy_shares(ax, shares), ylabel=False)
+
+
+def _mixed_table():
+    """Synthetic results of a greedy-vs-random table in two seat rotations."""
+    from coltsim.analysis.design import design_of
+
+    a = synthetic_results((3,), 300, seed=2, setting_prefix="r0", policy="greedy")
+    b = synthetic_results((3,), 300, seed=2, setting_prefix="r1", policy="greedy")
+    f = concat_results(a, b)
+    f.settings["policies"] = ["greedy,random,random", "random,greedy,random"]
+    seat = f.players["seat"].to_numpy()
+    greedy_seat = np.where(f.players["setting"].astype(str) == "r03", 0, 1)
+    f.players["policy"] = pd.Categorical(np.where(seat == greedy_seat, "greedy", "random"))
+    return f, design_of(f)
 
 
 def test_report_from_a_real_runner_folder(tmp_path):
@@ -211,16 +340,22 @@ def test_report_from_a_real_runner_folder(tmp_path):
         render_from_folder(tmp_path / "nope")
     compared = pd.read_csv(folder / "tables" / "compare.csv")
     assert set(compared["n_pairs"][compared["group"] == "game"]) == {300}
-    assert report.headline and "gunslinger_bonus=0" in (folder / "report.md").read_text()
+    assert report.headline and "Gunslinger bonus $0" in (folder / "report.md").read_text()
+    h = pd.read_csv(folder / "tables" / "headline.csv")
+    assert list(h["kind"]) == ["setting", "setting", "comparison"]
+    # Random players ignore the bonus: the same games, rescored.
+    assert h["played_differently"].iloc[2] == 0 and h["rescored"].iloc[2] > 0
 
 
 def test_setting_labels_name_only_rule_options_that_differ_from_the_printed_rules():
-    import pandas as pd
+    from coltsim.analysis.design import design_of
 
-    from coltsim.analysis.frames import setting_labels
-
-    s = pd.DataFrame({"setting": ["a", "b", "c"], "players": [4] * 3, "lineup": ["random"] * 3,
-                      "policies": ["greedy"] * 3, "gunslinger_bonus": [1000, 0, 1000],
-                      "neutral_bullets": [13, 13, -1]})
-    assert setting_labels(s) == {"a": "printed rules", "b": "gunslinger_bonus=0",
-                                 "c": "neutral_bullets=-1"}
+    s = pd.DataFrame({"setting": ["a", "b", "c", "d"], "players": [4] * 4,
+                      "lineup": ["random"] * 4, "policies": ["greedy"] * 4,
+                      "gunslinger_bonus": [1000, 0, 1000, 1000],
+                      "neutral_bullets": [13, 13, -1, 13],
+                      "abilities": ["ghost,belle,cheyenne,tuco,django,doc"] * 3
+                      + ["ghost,cheyenne,tuco,django,doc"]})
+    assert list(design_of(s).settings["label"]) == [
+        "printed rules", "Gunslinger bonus $0", "unlimited neutral bullets",
+        "without Belle's ability"]

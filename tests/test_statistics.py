@@ -15,6 +15,7 @@ from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 from coltsim.analysis import balance, compare, stats
 from coltsim.analysis.frames import concat_results, game_key, team_rows, win_share
 from coltsim.analysis.synthetic import synthetic_results
+from coltsim.results import Results
 
 RNG = np.random.default_rng(20240611)
 LEVELS = (0.9, 0.95, 0.99)
@@ -137,18 +138,18 @@ def test_least_squares_with_robust_and_clustered_errors(planted):
 
 
 def test_bandit_effects_against_a_formula_fit(planted):
-    """The effect of each bandit against the average bandit, clustered by game, from an
-    independently written model: statsmodels' formula with treatment-coded factors."""
-    p = planted.players
-    # Setting and seat order as one factor of (setting, order) cells: the same controls.
+    """One setting: the effect of each bandit against the average bandit, clustered by game,
+    from an independently written model: statsmodels' formula with treatment-coded factors."""
+    p = planted.players[(planted.players["setting"] == "p4").to_numpy()]
     df = pd.DataFrame({"share": win_share(p), "bandit": p["bandit"].astype(str),
-                       "cell": p["setting"].astype(str) + ":" + p["order"].astype(str),
-                       "game": game_key(p)})
-    fit = smf.ols("share ~ C(bandit) + C(cell)", df).fit(cov_type="cluster",
+                       "order": p["order"].astype(str), "game": p["game"].to_numpy()})
+    fit = smf.ols("share ~ C(bandit) + C(order)", df).fit(cov_type="cluster",
                                                           cov_kwds={"groups": df["game"]})
     bandits = sorted(df["bandit"].unique())  # patsy's baseline is the first in sorted order
     coef = {b: 0.0 if b == bandits[0] else fit.params[f"C(bandit)[T.{b}]"] for b in bandits}
-    table = balance.bandit_effects(planted).table.set_index("bandit")
+    one = Results(p, planted.games[(planted.games["setting"] == "p4").to_numpy()],
+                  planted.settings[planted.settings["setting"] == "p4"])
+    table = balance.bandit_effects(one).table.set_index("bandit")
     for b in bandits:
         w = pd.Series(0.0, index=fit.params.index)
         for other in bandits:
@@ -160,7 +161,51 @@ def test_bandit_effects_against_a_formula_fit(planted):
         assert table.loc[b, "estimate"] == pytest.approx(coef[b] - np.mean(list(coef.values())),
                                                          abs=1e-10)
         assert table.loc[b, "se"] == pytest.approx(test.sd.item(), rel=1e-6)
-    assert table.loc["tuco", "lo"] > 0.03  # the planted +5 points, found
+    assert table.loc["tuco", "lo"] > 0.02  # the planted +5 points, found
+
+
+def test_effects_per_setting_and_a_paired_change_against_one_clustered_fit():
+    """The bandit x setting model: three settings (two played on the same deals) as one
+    block-diagonal least-squares fit clustered by deal, in statsmodels; every bandit effect
+    and a change of spread between two settings (a contrast across settings) agree."""
+    a = synthetic_results((3, 4), 2500, seed=1, setting_prefix="a", bandit_edge={"tuco": 0.05},
+                          order_edge=0.03, tie_rate=0.05)
+    b = synthetic_results((4,), 2500, seed=1, setting_prefix="b", bandit_edge={"belle": 0.08},
+                          gunslinger_bonus=0)
+    f = concat_results(a, b)
+    p = f.players
+    blocks, names = [], []
+    for sid in ("a3", "a4", "b4"):
+        rows = (p["setting"] == sid).to_numpy()
+        X, cols, _ = balance.design_matrix(p[rows])
+        block = np.zeros((len(p), X.shape[1]))
+        block[rows] = X
+        blocks.append(block)
+        names += [f"{sid}|{c}" for c in cols]
+    fit = sm.OLS(win_share(p), np.hstack(blocks)).fit(
+        cov_type="cluster", cov_kwds={"groups": p["game"].to_numpy()})
+
+    def effect(sid, bandit):  # bandit minus the average of the six, ghost the baseline
+        w = np.zeros(len(names))
+        for other in ("belle", "cheyenne", "tuco", "django", "doc"):
+            w[names.index(f"{sid}|bandit={other}")] -= 1 / 6
+        if bandit != "ghost":
+            w[names.index(f"{sid}|bandit={bandit}")] += 1
+        return w
+
+    effects = balance.bandit_effects(f)
+    table = effects.table.set_index(["setting", "bandit"])
+    for (sid, bandit), row in table.iterrows():
+        test = fit.t_test(effect(sid, bandit))
+        assert row["estimate"] == pytest.approx(test.effect.item(), abs=1e-10)
+        assert row["se"] == pytest.approx(test.sd.item(), rel=1e-7)
+    change = balance.spread_changes(effects, [("a4", "b4")]).iloc[0]
+    w = (effect("b4", change["strongest"]) - effect("b4", change["weakest"])
+         - effect("a4", change["baseline_strongest"]) + effect("a4", change["baseline_weakest"]))
+    test = fit.t_test(w)
+    assert (change["change"], change["se"]) == pytest.approx((test.effect.item(),
+                                                              test.sd.item()), rel=1e-7)
+    assert change["p_value"] == pytest.approx(test.pvalue.item(), rel=1e-5)
 
 
 def test_paired_comparison_of_two_settings_on_the_same_seeds():

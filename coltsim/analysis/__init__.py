@@ -4,14 +4,20 @@ nor the engine: pandas and numpy only).
 Each takes the results (:class:`coltsim.results.Results`, from ``coltsim.load_results(folder)``
 or ``coltsim.simulate``; or any object with ``players``, ``games`` and ``settings``
 DataFrames) and returns a tidy DataFrame with estimates, 95% intervals and p-values adjusted as
-one family per table.
+one family per table (a report adjusts every test it prints as one family).
 
-- :mod:`.balance`: win rate and mean score per bandit, bandit effects controlling for seat and
-  player count, the strongest-minus-weakest spread.
+- :mod:`.design`: what an experiment compares: conditions x player counts x policies, the
+  baseline of each comparison, a numeric sweep axis, tables of different policies and their
+  seat rotations.
+- :mod:`.headline`: the answer, one row per setting and player count and one per comparison.
+- :mod:`.balance`: win rate and mean score per bandit, bandit effects per setting (one model
+  with a bandit x setting term, controlling for seat), the strongest-minus-weakest spread and
+  its change between settings played on the same deals.
 - :mod:`.seats`: seat and First Player advantage.
 - :mod:`.round_cards`: round- and station-card effects, by bandit and by position in the deck.
 - :mod:`.gunslinger`: how often the Gunslinger is awarded, shared, and decides the game.
-- :mod:`.compare`: two settings (rules or policies) on the same seeds, paired by game.
+- :mod:`.compare`: two settings on the same seeds, paired by game, and whether the players
+  reacted (games played differently).
 - :mod:`.tournament`: policies against each other at one table, seats rotated.
 - :mod:`.stats`: Wilson, Newcombe, Welch and paired intervals; Holm and Benjamini-Hochberg; OLS
   with HC1 / cluster-robust errors (tests/test_statistics.py checks them against statsmodels).

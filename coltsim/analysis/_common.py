@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .frames import Results, column_codes, players_of_setting, setting_labels, setting_order
+from .design import design_of
+from .frames import BANDITS, Results, column_codes, players_of_setting, setting_order
 from .stats import LEVEL, adjust, proportion_p, wilson_interval
 
 ALPHA = 0.05
@@ -35,17 +36,45 @@ def rate_rows(successes, trials, fair=None, level: float = LEVEL) -> dict:
 
 
 def label_columns(table: pd.DataFrame, frames: Results) -> pd.DataFrame:
-    """Put ``setting``, ``label`` and ``players`` first, rows in experiment order."""
-    labels = setting_labels(frames.settings)
-    n_of = players_of_setting(frames)
+    """Put ``setting``, ``label``, ``players``, ``policy`` and ``condition`` first (the
+    setting's names in the experiment's design), rows in experiment order."""
+    d = design_of(frames).settings.set_index("setting")
     table = table.copy()
     table["setting"] = table["setting"].astype(str)
-    table.insert(1, "label", table["setting"].map(lambda s: labels.get(s, s)))
+    known = table["setting"].isin(d.index)
+    def of(col):
+        return table["setting"].map(d[col]).where(known, None)
+
+    table.insert(1, "label", of("label").fillna(table["setting"]))
     if "players" not in table:
-        table.insert(2, "players", table["setting"].map(n_of).astype("Int64"))
+        table.insert(2, "players", table["setting"].map(players_of_setting(frames)).astype("Int64"))
+    at = list(table.columns).index("players") + 1
+    table.insert(at, "policy", of("policy"))
+    table.insert(at + 1, "condition", of("condition_label"))
     rank = {s: i for i, s in enumerate(setting_order(frames))}
     table = table.sort_values("setting", key=lambda s: s.map(rank), kind="stable")
     return table.reset_index(drop=True)
+
+
+def unit_columns(table: pd.DataFrame, units: pd.DataFrame) -> pd.DataFrame:
+    """Replace a ``unit`` column (coltsim.analysis.design.Design.units) by the unit's
+    ``setting, label, players, policy, condition``."""
+    info = units.set_index("unit")
+    u = table["unit"]
+    front = pd.DataFrame({"setting": u.map(info["setting"]).astype(str),
+                          "label": u.map(info["label"]),
+                          "players": u.map(info["players"]).astype("Int64"),
+                          "policy": u.map(info["policy"]),
+                          "condition": u.map(info["condition_label"])}, index=table.index)
+    return pd.concat([front, table.drop(columns="unit")], axis=1)
+
+
+def bandit_sorted(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows by unit, then bandit in coltsim's order."""
+    rank = {b: i for i, b in enumerate(BANDITS)}
+    table = table.assign(_b=table["bandit"].map(lambda b: rank.get(b, 99)))
+    return table.sort_values(["unit", "_b"], kind="stable").drop(columns="_b") \
+        .reset_index(drop=True)
 
 
 def grouped(keys: dict, values: dict, squares=()) -> pd.DataFrame:

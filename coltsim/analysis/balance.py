@@ -1,12 +1,17 @@
 """Character balance: does any bandit win more often, or score more, than the others?
 
-- :func:`win_rates`: each bandit's win rate per setting (player count), with a Wilson interval
-  and a test against the fair share ``1/players``.
+Every answer is given per *unit*: a setting (one condition, player count and policy), or one
+policy's seats at a mixed table (coltsim.analysis.design): never pooled over player counts,
+conditions or policies.
+
+- :func:`win_rates`: each bandit's win rate per unit, with a Wilson interval and a test against
+  the fair share (``1/players``; at a mixed table, the policy's own share per seat).
 - :func:`mean_scores`: each bandit's mean final score (and where the dollars come from).
-- :func:`bandit_effects`: each bandit's effect relative to the average bandit, controlling for
-  the setting (player count) and the seat order, from one linear-probability model over every
-  bandit of every game, with standard errors clustered by game.
-- :func:`spread`: the headline, the gap between the strongest and weakest bandit.
+- :func:`bandit_effects`: each bandit's effect relative to the average bandit in each unit, from
+  one linear-probability model with a bandit x unit term, controlling for the seat order, with
+  standard errors clustered by deal.
+- :func:`spreads`: the gap between the strongest and the weakest bandit of each unit;
+  :func:`spread_changes`: how a comparison moves it, on the same deals.
 
 A victory shared by ``m`` teams counts ``1/m`` for each, so that win rates in a game add up to
 one and ``1/players`` is exactly the fair share.
@@ -18,118 +23,175 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .frames import BANDITS, as_results, column_codes, game_key, players_of_setting, win_share
-from ._common import grouped, label_columns, rate_rows, sd_from_sums, with_adjustment
-from .stats import LEVEL, Estimate, OLSResult, mean_interval, ols
+from .design import design_of
+from .frames import BANDITS, as_results, column_codes, win_share
+from ._common import bandit_sorted, grouped, rate_rows, sd_from_sums, unit_columns, \
+    with_adjustment
+from .stats import LEVEL, Estimate, OLSResult, joint_se, mean_interval, ols
 
 LOOT_KINDS = ("purse", "jewel", "strongbox", "ransom", "bonus")
 
 
 def win_rates(results, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
-    """Win rate of every bandit in every setting.
+    """Win rate of every bandit in every unit (setting, or policy at a mixed table).
 
     Returns
     -------
     DataFrame
-        One row per (setting, bandit): ``setting, label, players, bandit, n`` (games played),
-        ``wins`` (shared wins split), ``rate, lo, hi`` (Wilson), ``fair_share`` (1/players),
+        One row per (unit, bandit): ``setting, label, players, policy, condition, bandit, n``
+        (games played), ``wins`` (shared wins split), ``rate, lo, hi`` (Wilson),
+        ``fair_share`` (1/players; at a mixed table the policy's mean share per seat),
         ``vs_fair``, ``p_value`` (score test of rate = fair share), ``p_adjusted`` (over the
         whole table with ``correction``) and ``significant``.
     """
     f = as_results(results)
-    p = f.players
-    g = grouped({"setting": p["setting"], "bandit": p["bandit"]}, {"share": win_share(p)})
+    codes, units = design_of(f).unit_codes(f.players)
+    share = win_share(f.players)
+    g = grouped({"unit": (codes, list(units["unit"])), "bandit": f.players["bandit"]},
+                {"share": share})
     g = g.rename(columns={"share_sum": "wins"})
-    n_of = players_of_setting(f)
-    fair = 1.0 / g["setting"].map(n_of).to_numpy(np.float64)
-    cols = rate_rows(g["wins"], g["n"], fair, level)
-    table = pd.concat([g[["setting", "bandit", "wins"]], pd.DataFrame(cols)], axis=1)
-    table = table[["setting", "bandit", "n", "wins", "rate", "lo", "hi", "fair_share",
-                   "vs_fair", "p_value"]]
-    table = _bandit_sorted(label_columns(table, f))
-    return with_adjustment(table, correction)
+    g["unit"] = g["unit"].astype(np.int64)
+    fair = 1.0 / units["players"].to_numpy(np.float64)
+    for u in units.itertuples():
+        if u.mixed:  # the policy's own share per seat: the average bandit it plays
+            rows = g["unit"] == u.unit
+            fair[u.unit] = g.loc[rows, "wins"].sum() / g.loc[rows, "n"].sum()
+    cols = rate_rows(g["wins"], g["n"], fair[g["unit"].to_numpy()], level)
+    table = pd.concat([g[["unit", "bandit", "wins"]], pd.DataFrame(cols)], axis=1)
+    table = table[["unit", "bandit", "n", "wins", "rate", "lo", "hi", "fair_share", "vs_fair",
+                   "p_value"]]
+    return with_adjustment(unit_columns(bandit_sorted(table), units), correction)
 
 
 def mean_scores(results, level: float = LEVEL) -> pd.DataFrame:
-    """Mean final score (dollars) of every bandit in every setting, with a normal interval,
-    and the mean dollars of each kind (purses, jewels, strongboxes, ransoms, Gunslinger bonus).
-    """
+    """Mean final score (dollars) of every bandit in every unit, with a normal interval, and
+    the mean dollars of each kind (purses, jewels, strongboxes, ransoms, Gunslinger bonus)."""
     f = as_results(results)
     p = f.players
+    codes, units = design_of(f).unit_codes(p)
     values = {"score": p["score"].to_numpy(np.float64)}
     values.update({kind: p[kind].to_numpy(np.float64) for kind in LOOT_KINDS})
-    g = grouped({"setting": p["setting"], "bandit": p["bandit"]}, values, squares=("score",))
-    table = g[["setting", "bandit", "n"]].copy()
+    g = grouped({"unit": (codes, list(units["unit"])), "bandit": p["bandit"]}, values,
+                squares=("score",))
+    table = g[["unit", "bandit", "n"]].copy()
+    table["unit"] = table["unit"].astype(np.int64)
     table["mean"] = g["score_sum"] / g["n"]
     table["sd"] = sd_from_sums(g["n"], g["score_sum"], g["score_sumsq"])
     table["lo"], table["hi"] = mean_interval(table["mean"], table["sd"], table["n"], level)
     for kind in LOOT_KINDS:
         table[f"mean_{kind}"] = g[f"{kind}_sum"] / g["n"]
-    return _bandit_sorted(label_columns(table, f))
+    return unit_columns(bandit_sorted(table), units)
+
+
+@dataclass(frozen=True)
+class UnitFit:
+    """The fit of one unit: its regression and each bandit's contrast "bandit minus the average
+    bandit" over the fit's coefficients."""
+
+    fit: OLSResult
+    contrasts: dict  # bandit -> weights
 
 
 @dataclass(frozen=True)
 class Effects:
-    """Bandit effects from one regression, and the fit they come from."""
+    """Bandit effects per unit from one model, and what combines them across units."""
 
-    table: pd.DataFrame  # one row per bandit
-    fit: OLSResult
+    table: pd.DataFrame  # one row per unit and bandit
+    fits: dict  # (setting, policy) -> UnitFit
     outcome: str
-    contrasts: dict  # bandit -> weight vector of "bandit minus the average bandit"
+    n: int  # rows, coefficients and clusters (deals) of the whole model
+    k: int
+    groups: int
+    level: float
+
+    def estimate(self, terms) -> Estimate:
+        """A linear combination of bandit effects, possibly of several units (e.g. a spread in
+        one setting minus the spread in another played on the same deals), with its standard
+        error from the whole model.  ``terms``: ``[((setting, policy), bandit, weight), ...]``.
+        """
+        parts, value = {}, 0.0
+        for unit, bandit, weight in terms:
+            uf = self.fits[unit]
+            w = parts.setdefault(unit, np.zeros(len(uf.fit.coef)))
+            w += weight * uf.contrasts[bandit]
+            value += weight * float(uf.contrasts[bandit] @ uf.fit.coef)
+        se = joint_se([(self.fits[u].fit, w) for u, w in parts.items()], self.n, self.k,
+                      self.groups)
+        return Estimate.from_se(value, se, self.n, self.level)
 
 
 def bandit_effects(results, outcome: str = "win", level: float = LEVEL,
-                   correction: str = "holm", cluster: bool = True) -> Effects:
-    """Each bandit's effect relative to the average bandit, controlling for seat and setting.
+                   correction: str = "holm") -> Effects:
+    """Each bandit's effect relative to the average bandit, in every unit.
 
     Model (one row per bandit per game)::
 
-        outcome ~ 1 + bandit + setting + order-within-setting
+        outcome ~ unit x (1 + bandit + order-within-setting)
 
     with the win share (``outcome="win"``, a linear-probability model: effects in probability)
-    or the final score in dollars (``outcome="score"``).  ``order`` is the seat counted from the
-    First Player of round 1, given its own dummies in each setting since a seat's advantage
-    depends on the player count.  Standard errors are cluster-robust by game (CR1): the
-    bandits of one game share one victory, so their outcomes are not independent; with
-    ``cluster=False`` they are White's HC1.
+    or the final score in dollars (``outcome="score"``).  Every unit (a setting, or one
+    policy's seats at a mixed table) has its own bandit terms: nothing is averaged over player
+    counts, conditions or policies.  ``order`` is the seat counted from the First Player of
+    round 1, with its own dummies in each setting.  Standard errors are cluster-robust (CR1) by
+    deal (the game index): the bandits of one game share one victory, and game ``i`` of every
+    setting is played from the same deal, so comparisons of units on the same deals
+    (:meth:`Effects.estimate`) are paired.
 
     Returns
     -------
     Effects
-        ``table``: ``bandit, estimate, se, lo, hi, p_value, p_adjusted, significant, n``
-        (rows: games the bandit played), sorted by estimate, strongest first.
+        ``table``: ``setting, label, players, policy, condition, bandit, estimate, se, lo, hi,
+        p_value, n`` (rows: games the bandit played), ``p_adjusted, significant``; in unit
+        order, strongest first within a unit.
     """
     f = as_results(results)
     p = f.players
     y = win_share(p) if outcome == "win" else _outcome(p, outcome)
-    X, names, bandits = design_matrix(p)
-    groups = game_key(p) if cluster else None
-    fit = ols(y, X, names, groups=groups)
-    contrasts = {}
-    rows = []
-    b_codes, b_names = column_codes(p["bandit"])
-    counts = dict(zip(b_names, np.bincount(b_codes[b_codes >= 0], minlength=len(b_names))))
-    for b in bandits:
-        w = np.zeros(len(names))
-        for other in bandits:
-            name = f"bandit={other}"
-            if name in names:
-                w[names.index(name)] -= 1.0 / len(bandits)
-        if f"bandit={b}" in names:
-            w[names.index(f"bandit={b}")] += 1.0
-        contrasts[b] = w
-        e = fit.contrast(w, level)
-        rows.append({"bandit": b, "estimate": e.estimate, "se": e.se, "lo": e.lo, "hi": e.hi,
-                     "p_value": e.p, "n": int(counts.get(b, 0))})
-    table = pd.DataFrame(rows).sort_values("estimate", ascending=False, kind="stable")
-    table = with_adjustment(table.reset_index(drop=True), correction)
-    return Effects(table, fit, outcome, contrasts)
+    codes, units = design_of(f).unit_codes(p)
+    deal = p["game"].to_numpy(np.int64)
+    fits, rows, n_total, k_total = {}, [], 0, 0
+    for u in units.itertuples():
+        mask = codes == u.unit
+        if not mask.any():
+            continue
+        sub = p[mask]
+        X, names, bandits = design_matrix(sub)
+        fit = ols(y[mask], X, names, groups=deal[mask], influence=True)
+        n_total, k_total = n_total + fit.n, k_total + len(names)
+        contrasts = {b: _contrast(names, bandits, b) for b in bandits}
+        fits[(u.setting, u.policy)] = UnitFit(fit, contrasts)
+        b_codes, b_names = column_codes(sub["bandit"])
+        counts = dict(zip(b_names, np.bincount(b_codes[b_codes >= 0], minlength=len(b_names))))
+        for b in bandits:
+            rows.append({"unit": u.unit, "bandit": b,
+                         "estimate": float(contrasts[b] @ fit.coef), "n": int(counts[b])})
+    groups = len(np.unique(deal[codes >= 0]))
+    effects = Effects(pd.DataFrame(), fits, outcome, n_total, k_total, groups, level)
+    for r in rows:
+        key = tuple(units.loc[r["unit"], ["setting", "policy"]])
+        e = effects.estimate([(key, r["bandit"], 1.0)])
+        r.update(se=e.se, lo=e.lo, hi=e.hi, p_value=e.p)
+    table = pd.DataFrame(rows, columns=["unit", "bandit", "estimate", "se", "lo", "hi",
+                                        "p_value", "n"])
+    table = table.sort_values(["unit", "estimate"], ascending=[True, False], kind="stable")
+    table = with_adjustment(unit_columns(table.reset_index(drop=True), units), correction)
+    return Effects(table, fits, outcome, n_total, k_total, groups, level)
+
+
+def _contrast(names: list, bandits: list, b: str) -> np.ndarray:
+    """Weights of "bandit ``b`` minus the average bandit" (the first bandit is the baseline)."""
+    w = np.zeros(len(names))
+    for other in bandits[1:]:
+        w[names.index(f"bandit={other}")] -= 1.0 / len(bandits)
+    if f"bandit={b}" in names:
+        w[names.index(f"bandit={b}")] += 1.0
+    return w
 
 
 def design_matrix(players: pd.DataFrame):
-    """The ``uint8`` design of :func:`bandit_effects`: intercept, bandit dummies (the first
-    bandit present is the baseline), setting dummies and order-within-setting dummies (order 0
-    is the baseline of each setting).
+    """The ``uint8`` design of one unit of :func:`bandit_effects`: intercept, bandit dummies
+    (the first bandit present is the baseline), setting dummies (a mixed table's rotations) and
+    order-within-setting dummies (order 0 is the baseline of each setting).
 
     Returns
     -------
@@ -166,55 +228,80 @@ def design_matrix(players: pd.DataFrame):
     return X, names, present
 
 
-@dataclass(frozen=True)
-class Spread:
-    """The gap between the strongest and the weakest bandit."""
-
-    strongest: str
-    weakest: str
-    strongest_effect: float
-    weakest_effect: float
-    gap: Estimate
-    n_significant: int
-    correction: str
-    outcome: str
-
-    def sentence(self, games: int | None = None, context: str = "") -> str:
-        """The one line a designer can quote."""
-        unit = _unit(self.outcome)
-        g = self.gap
-        where = f" over {games:,} games" if games else ""
-        ctx = f" ({context})" if context else ""
-        s, w = self.strongest.title(), self.weakest.title()
-        if self.outcome == "win":
-            head = (f"{s} is the strongest bandit and {w} the weakest{where}{ctx}: {s} wins "
-                    f"{_fmt(self.strongest_effect, unit)} more often than the average bandit "
-                    f"and {w} {_fmt(-self.weakest_effect, unit)} less often, a spread of "
-                    f"{_fmt(g.estimate, unit)} (95% CI {g.lo * 100:.1f} to {g.hi * 100:.1f}), "
-                    "controlling for seat and player count.")
-        else:
-            head = (f"{s} scores the most and {w} the least{where}{ctx}: a spread of "
-                    f"{_fmt(g.estimate, unit)} (95% CI {_fmt(g.lo, unit)} to "
-                    f"{_fmt(g.hi, unit)}), controlling for seat and player count.")
-        if self.n_significant == 0:
-            head += (" No bandit differs significantly from the average bandit after "
-                     f"{self.correction} correction.")
-        return head
+SPREAD_COLUMNS = ["strongest", "strongest_effect", "weakest", "weakest_effect", "spread", "se",
+                  "lo", "hi", "p_value"]
 
 
-def spread(effects: Effects, level: float = LEVEL, correction: str = "holm") -> Spread:
-    """The strongest minus the weakest bandit, with the interval of that difference.
+def spreads(effects: Effects) -> pd.DataFrame:
+    """The strongest minus the weakest bandit of every unit, with the interval of that
+    difference.
 
-    The two are picked after looking at the data, so the estimate leans slightly high
-    (by about one standard error at worst when all bandits are equal).
+    The two are picked after looking at the data, so the estimate leans slightly high (by about
+    one standard error at worst when all bandits are equal).
+
+    Returns
+    -------
+    DataFrame
+        One row per unit: ``setting, label, players, policy, condition, strongest,
+        strongest_effect, weakest, weakest_effect, spread, se, lo, hi, p_value``.
     """
-    t = effects.table
-    top, bottom = t.iloc[0], t.iloc[-1]
-    w = effects.contrasts[top["bandit"]] - effects.contrasts[bottom["bandit"]]
-    gap = effects.fit.contrast(w, level)
-    return Spread(top["bandit"], bottom["bandit"], float(top["estimate"]),
-                  float(bottom["estimate"]), gap, int(t["significant"].sum()), correction,
-                  effects.outcome)
+    rows = []
+    id_cols = [c for c in effects.table.columns if c not in _EFFECT_VALUES]
+    for _, t in effects.table.groupby(["setting", "policy"], sort=False):
+        top, bottom = t.iloc[0], t.iloc[-1]
+        key = (top["setting"], top["policy"])
+        gap = effects.estimate([(key, top["bandit"], 1.0), (key, bottom["bandit"], -1.0)])
+        rows.append({**{c: top[c] for c in id_cols}, "strongest": top["bandit"],
+                     "strongest_effect": float(top["estimate"]), "weakest": bottom["bandit"],
+                     "weakest_effect": float(bottom["estimate"]), "spread": gap.estimate,
+                     "se": gap.se, "lo": gap.lo, "hi": gap.hi, "p_value": gap.p})
+    return pd.DataFrame(rows, columns=id_cols + SPREAD_COLUMNS)
+
+
+def spread_changes(effects: Effects, pairs, labels: dict | None = None) -> pd.DataFrame:
+    """How each comparison moves the spread: the spread of ``other`` (its strongest minus its
+    weakest bandit) minus the spread of ``baseline`` (its own strongest minus weakest), with the
+    interval from the whole model: the two settings are played on the same deals, so the
+    interval is paired.
+
+    Parameters
+    ----------
+    pairs : list of (baseline, other) setting ids (uniform settings)
+    labels : dict, optional
+        Setting id -> label (default: the effects table's).
+
+    Returns
+    -------
+    DataFrame
+        One row per pair: ``baseline, setting, baseline_label, label, players, policy,
+        baseline_strongest, baseline_weakest, baseline_spread, strongest, weakest, spread,
+        change, se, lo, hi, p_value``.
+    """
+    spread = spreads(effects).set_index("setting")
+    labels = labels or dict(zip(effects.table["setting"], effects.table["label"]))
+    rows = []
+    for base, other in pairs:
+        if base not in spread.index or other not in spread.index:
+            continue
+        a, b = spread.loc[base], spread.loc[other]
+        ka, kb = (base, a["policy"]), (other, b["policy"])
+        e = effects.estimate([(kb, b["strongest"], 1.0), (kb, b["weakest"], -1.0),
+                              (ka, a["strongest"], -1.0), (ka, a["weakest"], 1.0)])
+        rows.append({"baseline": base, "setting": other, "baseline_label": labels[base],
+                     "label": labels[other], "players": int(b["players"]),
+                     "policy": b["policy"], "baseline_strongest": a["strongest"],
+                     "baseline_weakest": a["weakest"], "baseline_spread": a["spread"],
+                     "strongest": b["strongest"], "weakest": b["weakest"],
+                     "spread": b["spread"], "change": e.estimate, "se": e.se, "lo": e.lo,
+                     "hi": e.hi, "p_value": e.p})
+    return pd.DataFrame(rows, columns=CHANGE_COLUMNS)
+
+
+CHANGE_COLUMNS = ["baseline", "setting", "baseline_label", "label", "players", "policy",
+                  "baseline_strongest", "baseline_weakest", "baseline_spread", "strongest",
+                  "weakest", "spread", "change", "se", "lo", "hi", "p_value"]
+_EFFECT_VALUES = ("bandit", "estimate", "se", "lo", "hi", "p_value", "n", "p_adjusted",
+                  "significant")
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -223,20 +310,3 @@ def _outcome(p: pd.DataFrame, outcome: str) -> np.ndarray:
         raise ValueError(f"unknown outcome {outcome!r}; allowed: win, score, loot, shots, ...")
     return p[outcome].to_numpy(np.float64)
 
-
-def _bandit_sorted(table: pd.DataFrame) -> pd.DataFrame:
-    rank = {b: i for i, b in enumerate(BANDITS)}
-    key = table["setting"].map({s: i for i, s in enumerate(pd.unique(table["setting"]))})
-    table = table.assign(_s=key, _b=table["bandit"].map(lambda b: rank.get(b, 99)))
-    return table.sort_values(["_s", "_b"], kind="stable").drop(columns=["_s", "_b"]) \
-        .reset_index(drop=True)
-
-
-def _unit(outcome: str) -> str:
-    return "pp" if outcome == "win" else "$"
-
-
-def _fmt(x: float, unit: str) -> str:
-    if unit == "pp":
-        return f"{100 * x:.1f} percentage points"
-    return f"${x:,.0f}" if x >= 0 else f"-${-x:,.0f}"

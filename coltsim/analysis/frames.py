@@ -17,10 +17,9 @@ from ..results import Results
 
 BANDITS = K.BANDIT_NAMES
 ROUND_COLUMN = re.compile(r"^round_(\d+)$")
-# Settings columns that are not rule options, and those that do not change what is played.
+# Settings columns that are not rule options.
 SETTING_KEYS = ("setting", "players", "lineup", "policies", "params", "seed", "games",
                 "chunk_size", "label")
-RUN_KEYS = ("seed", "games", "chunk_size", "label")
 
 
 def as_results(results) -> Results:
@@ -44,66 +43,6 @@ def setting_order(frames: Results) -> list[str]:
     seen = set(ids)
     extra = sorted({str(s) for s in frames.players["setting"].unique()} - seen)
     return ids + extra
-
-
-def setting_labels(settings: pd.DataFrame) -> dict[str, str]:
-    """A short human label per setting: its own ``label`` if it has one, else a name for only
-    what varies between the settings (a rule option only where it differs from the printed
-    rules).
-
-    >>> import pandas as pd
-    >>> s = pd.DataFrame({"setting": ["a", "b"], "players": [4, 4], "lineup": ["random"] * 2,
-    ...                   "policies": ["greedy"] * 2, "gunslinger_bonus": [1000, 0]})
-    >>> setting_labels(s)
-    {'a': 'printed rules', 'b': 'gunslinger_bonus=0'}
-    """
-    if len(settings) == 0:
-        return {}
-    def shown(c):  # the values as labels print them
-        return settings[c].map(compact_policies) if c == "policies" else settings[c].astype(str)
-
-    varying = [c for c in settings.columns if c != "setting" and c not in RUN_KEYS
-               and shown(c).nunique() > 1]
-    if "policies" in varying and "params" in varying:
-        varying.remove("params")  # the policies already tell the settings apart
-    defaults = _default_rule_texts()
-    labels = {}
-    for _, row in settings.iterrows():
-        parts = []
-        for c in varying:
-            if c == "players":
-                parts.append(f"{row[c]} players")
-            elif c == "policies":
-                parts.append(compact_policies(row[c]))
-            elif c == "lineup":
-                parts.append(str(row[c]))
-            elif c == "params":
-                parts.append(f"params={row[c]}" if str(row[c]) else "default params")
-            elif c not in defaults or str(row[c]) != defaults[c]:
-                parts.append(f"{c}={row[c]}")  # a rule option: named only where not printed
-        if not parts and any(c in defaults for c in varying):
-            parts = ["printed rules"]
-        if not parts:
-            parts = ([f"{row['players']} players"] if "players" in settings
-                     else [str(row["setting"])])
-        labels[str(row["setting"])] = ", ".join(parts)
-    if "label" in settings:
-        labels.update({str(sid): text for sid, text in zip(settings["setting"], settings["label"])
-                       if isinstance(text, str) and text})
-    return labels
-
-
-def _default_rule_texts() -> dict[str, str]:
-    """Each rule option's default as the settings table prints it."""
-    from ..rules import Rules
-
-    return {k: ",".join(v) if isinstance(v, list) else str(v) for k, v in Rules().as_dict().items()}
-
-
-def compact_policies(text) -> str:
-    """``"greedy,greedy,greedy"`` -> ``"greedy"``; a mixed table stays as it is."""
-    names = [p.strip() for p in str(text).split(",") if p.strip()]
-    return names[0] if names and len(set(names)) == 1 else ",".join(names)
 
 
 def seat_policies(text) -> list[str]:

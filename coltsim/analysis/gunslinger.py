@@ -4,17 +4,19 @@ it decides the game.
 - :func:`gunslinger_summary`: per setting, the share of games with a Gunslinger, the mean number
   of Gunslingers, and the share of games whose winner the bonus changed (Wilson intervals).
 - :func:`gunslinger_shares`: per setting, the distribution of the number of Gunslingers.
-- :func:`gunslinger_by_bandit`: per setting and bandit, how often the bandit is a Gunslinger,
-  against the even share ``mean Gunslingers / players``, and how often it wins a game the bonus
-  decided.
+- :func:`gunslinger_by_bandit`: per setting (or policy at a mixed table) and bandit, how often
+  the bandit is a Gunslinger, against the even share ``mean Gunslingers / players``, and how
+  often it wins a game the bonus decided.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .frames import BANDITS, as_results, players_of_setting
-from ._common import grouped, label_columns, rate_rows, with_adjustment
+from .design import design_of
+from .frames import as_results
+from ._common import bandit_sorted, grouped, label_columns, rate_rows, unit_columns, \
+    with_adjustment
 from .metrics import player_game_rows
 from .stats import LEVEL, wilson_interval
 
@@ -55,36 +57,33 @@ def gunslinger_shares(results) -> pd.DataFrame:
 
 
 def gunslinger_by_bandit(results, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
-    """Per setting and bandit: how often it is a Gunslinger and wins thanks to the bonus.
+    """Per unit (a setting, or one policy's seats at a mixed table) and bandit: how often the
+    bandit is a Gunslinger and wins thanks to the bonus.
 
     Returns
     -------
     DataFrame
-        ``setting, label, players, bandit, n, rate, lo, hi`` (share of its games in which it
-        is a Gunslinger), ``fair_share`` (mean Gunslingers per game / players: every bandit's
-        rate if none fires more than the others), ``vs_fair, p_value, p_adjusted,
-        significant``, and ``decided_rate, decided_lo, decided_hi``: share of its games that it
-        won while the bonus changed the winner (it won because of the bonus).
+        ``setting, label, players, policy, condition, bandit, n, rate, lo, hi`` (share of its
+        games in which it is a Gunslinger), ``fair_share`` (the unit's mean over its bandits:
+        in a uniform setting, mean Gunslingers per game / players, every bandit's rate if none
+        fires more than the others), ``vs_fair, p_value, p_adjusted, significant``, and
+        ``decided_rate, decided_lo, decided_hi``: share of its games that it won while the
+        bonus changed the winner (it won because of the bonus).
     """
     f = as_results(results)
     p = f.players
     changed = f.games["gunslinger_changed_winner"].to_numpy(bool)[player_game_rows(f)]
     gun = p["gunslinger"].to_numpy(bool)
     decided = p["win"].to_numpy(bool) & gun & changed
-    summary = grouped({"setting": f.games["setting"]},
-                      {"gunslingers": f.games["n_gunslingers"].to_numpy(np.float64)})
-    mean_gun = dict(zip(summary["setting"], summary["gunslingers_sum"] / summary["n"]))
-    n_of = players_of_setting(f)
-    g = grouped({"setting": p["setting"], "bandit": p["bandit"]},
+    codes, units = design_of(f).unit_codes(p)
+    g = grouped({"unit": (codes, list(units["unit"])), "bandit": p["bandit"]},
                 {"gun": gun, "decided": decided})
-    # The even share: Gunslingers per game over teams per game (a 2-player game has none).
-    fair = (g["setting"].map(mean_gun) / g["setting"].map(n_of)).to_numpy(np.float64)
-    table = pd.concat([g[["setting", "bandit"]],
+    g["unit"] = g["unit"].astype(np.int64)
+    totals = g.groupby("unit")[["gun_sum", "n"]].transform("sum")
+    fair = (totals["gun_sum"] / totals["n"]).to_numpy(np.float64)
+    table = pd.concat([g[["unit", "bandit"]],
                        pd.DataFrame(rate_rows(g["gun_sum"], g["n"], fair, level))], axis=1)
     table["decided_rate"] = g["decided_sum"] / g["n"]
     table["decided_lo"], table["decided_hi"] = wilson_interval(g["decided_sum"], g["n"], level)
-    rank = {b: i for i, b in enumerate(BANDITS)}
-    table = table.sort_values("bandit", key=lambda s: s.map(lambda b: rank.get(b, 99)),
-                              kind="stable")
-    table = label_columns(table, f)
+    table = unit_columns(bandit_sorted(table), units)
     return with_adjustment(table, correction)

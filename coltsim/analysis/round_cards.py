@@ -22,9 +22,10 @@ import pandas as pd
 
 from ..results import ROUND_CARDS
 from ..results import STATIONS as STATION_CARDS
+from .design import design_of
 from .frames import BANDITS, as_results, column_codes, round_columns, setting_mask, \
     setting_order, win_share
-from ._common import label_columns, with_adjustment
+from ._common import label_columns, unit_columns, with_adjustment
 from .metrics import GAME_METRICS, game_metrics, player_game_rows
 from .stats import LEVEL, newcombe_interval, two_proportion_p, welch_difference
 
@@ -94,13 +95,15 @@ def card_effects(results, metrics=None, level: float = LEVEL,
 
 
 def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
-    """Shift of each bandit's win rate when each card is in the deck.
+    """Shift of each bandit's win rate when each card is in the deck, per unit (a setting, or
+    one policy's seats at a mixed table).
 
     Returns
     -------
     DataFrame
-        ``setting, label, players, card, kind, bandit, rate_with, rate_without, n_with,
-        n_without, effect, lo, hi, p_value, p_adjusted, significant`` (rates in 0..1).
+        ``setting, label, players, policy, condition, card, kind, bandit, rate_with,
+        rate_without, n_with, n_without, effect, lo, hi, p_value, p_adjusted, significant``
+        (rates in 0..1).
     """
     f = as_results(results)
     p = f.players
@@ -108,15 +111,16 @@ def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm")
     presence = card_presence(f.games).to_numpy()[rows_of]  # (player rows, cards)
     share = win_share(p)
     bandit_code, _ = column_codes(p["bandit"], BANDITS)
+    unit_code, units = design_of(f).unit_codes(p)
     rows = []
-    for sid in setting_order(f):
-        in_s = setting_mask(p, sid)
-        if not in_s.any():
+    for unit in units["unit"]:
+        in_u = unit_code == unit
+        if not in_u.any():
             continue
-        codes = bandit_code[in_s]
-        sh = share[in_s]
+        codes = bandit_code[in_u]
+        sh = share[in_u]
         for j, card in enumerate(CARDS):
-            has = presence[in_s, j]
+            has = presence[in_u, j]
             if has.all() or not has.any():
                 continue
             bins = codes * 2 + has
@@ -127,16 +131,16 @@ def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm")
                 if n[b, 0] == 0 or n[b, 1] == 0:
                     continue
                 d, lo, hi = newcombe_interval(k[b, 1], n[b, 1], k[b, 0], n[b, 0], level)
-                rows.append({"setting": sid, "card": card, "kind": _kind(card), "bandit": name,
+                rows.append({"unit": unit, "card": card, "kind": _kind(card), "bandit": name,
                              "rate_with": k[b, 1] / n[b, 1], "rate_without": k[b, 0] / n[b, 0],
                              "n_with": int(n[b, 1]), "n_without": int(n[b, 0]),
                              "effect": float(d), "lo": float(lo), "hi": float(hi),
                              "p_value": float(two_proportion_p(k[b, 1], n[b, 1],
                                                                k[b, 0], n[b, 0]))})
-    cols = ["setting", "card", "kind", "bandit", "rate_with", "rate_without", "n_with",
+    cols = ["unit", "card", "kind", "bandit", "rate_with", "rate_without", "n_with",
             "n_without", "effect", "lo", "hi", "p_value"]
     table = pd.DataFrame(rows, columns=cols)
-    return with_adjustment(label_columns(table, f), correction)
+    return with_adjustment(unit_columns(table, units), correction)
 
 
 def card_position_effects(results, metrics=("mean_score",), level: float = LEVEL,

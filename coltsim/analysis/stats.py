@@ -237,6 +237,12 @@ class OLSResult:
     n: int  # rows
     groups: int  # clusters (= n without clustering)
     kind: str  # "HC1" or "CR1"
+    # With ``ols(..., influence=True)`` and clusters: each cluster's influence on the
+    # coefficients (float64[groups, k], ``cov = scale * influence.T @ influence``), the cluster
+    # labels in the order of its rows (sorted), and the finite-sample scale.
+    influence: np.ndarray | None = None
+    clusters: np.ndarray | None = None
+    scale: float = 1.0
 
     @property
     def se(self) -> np.ndarray:
@@ -256,7 +262,8 @@ class OLSResult:
         return w
 
 
-def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18) -> OLSResult:
+def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18,
+        influence: bool = False) -> OLSResult:
     """Ordinary least squares with robust standard errors.
 
     Parameters
@@ -275,6 +282,10 @@ def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18) -> OLSResult:
         ``G / (G - 1) * (n - 1) / (n - k)``.
     chunk_rows : int
         Rows converted at a time, to bound memory on millions of rows.
+    influence : bool
+        With ``groups``: keep each cluster's influence on the coefficients, so that estimates
+        from separate fits on the same clusters (e.g. two settings played on the same deals) can
+        be combined with their covariance (:func:`joint_se`).
     """
     y = np.asarray(y, dtype=np.float64)
     n, k = X.shape
@@ -318,7 +329,31 @@ def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18) -> OLSResult:
         scale = n_groups / (n_groups - 1) * (n - 1) / (n - k)
         kind = "CR1"
     cov = scale * bread @ meat @ bread
+    if influence and groups is not None:
+        return OLSResult(names, coef, cov, n, n_groups, kind, scores @ bread, uniques, scale)
     return OLSResult(names, coef, cov, n, n_groups, kind)
+
+
+def joint_se(parts, n: int, k: int, groups: int) -> float:
+    """Standard error of a sum of linear combinations of coefficients from fits on shared
+    clusters, as one least-squares fit of all of them (a block-diagonal design) with
+    cluster-robust (CR1) errors would give it.
+
+    Parameters
+    ----------
+    parts : sequence of (OLSResult, weights)
+        Fits made with ``influence=True`` (rows of different fits may share clusters, e.g. the
+        same deal played under two rule sets) and the weights of each one's coefficients.
+    n, k, groups : int
+        Rows, coefficients and clusters of the joint fit (of every fit of the model, not only
+        those in ``parts``), for the CR1 scale ``G / (G - 1) * (n - 1) / (n - k)``.
+    """
+    labels = np.unique(np.concatenate([fit.clusters for fit, _ in parts]))
+    total = np.zeros(len(labels))
+    for fit, w in parts:
+        total[np.searchsorted(labels, fit.clusters)] += fit.influence @ np.asarray(w, np.float64)
+    scale = groups / (groups - 1) * (n - 1) / (n - k)
+    return float(np.sqrt(scale * (total @ total)))
 
 
 def _factorize(values):

@@ -13,10 +13,10 @@ import pandas as pd
 
 from ._common import grouped
 from .frames import as_results, players_of_setting, seat_policies, team_rows, win_share
-from .stats import LEVEL, mean_interval
+from .stats import LEVEL, Estimate, mean_interval
 
 COLUMNS = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "fair_share",
-           "mean_score"]
+           "mean_score", "p_value"]
 
 
 def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
@@ -28,7 +28,8 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
         One row per policy, in the order of the table: ``policy``, ``seats`` (seats it
         holds), ``games`` (games played: deals x rotations), ``win_rate`` (victory share per
         seat), ``ci_low, ci_high`` (``level`` interval over deals, within [0, 1]),
-        ``fair_share`` (1 / players), ``mean_score`` (dollars per seat).
+        ``fair_share`` (1 / players), ``mean_score`` (dollars per seat), ``p_value`` (of the
+        share equalling the fair share).
     """
     f = as_results(results)
     players = set(players_of_setting(f).values())
@@ -47,9 +48,12 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     for name in dict.fromkeys(table):
         d = g[g["policy"] == name]
         rate = float(d["per_deal"].mean())
-        lo, hi = mean_interval(rate, d["per_deal"].std(ddof=1), len(d), level)
+        sd = float(d["per_deal"].std(ddof=1))
+        lo, hi = mean_interval(rate, sd, len(d), level)
+        test = Estimate.from_se(rate - 1.0 / n_players, sd / np.sqrt(len(d)), len(d), level)
         rows.append({"policy": name, "seats": table.count(name), "games": len(f.games),
                      "win_rate": rate, "ci_low": max(0.0, float(lo)),
                      "ci_high": min(1.0, float(hi)), "fair_share": 1.0 / n_players,
-                     "mean_score": float(d["score_sum"].sum() / d["n"].sum())})
+                     "mean_score": float(d["score_sum"].sum() / d["n"].sum()),
+                     "p_value": test.p})
     return pd.DataFrame(rows, columns=COLUMNS)

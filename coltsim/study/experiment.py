@@ -8,8 +8,12 @@ An experiment asks one question of many simulated games.  Its file lists the set
     description = "What does the Gunslinger bonus do to character balance?"
     seed = 7
     games = 100_000                 # per setting
-    analyses = ["balance", "gunslinger", "compare"]   # default: all
-    correction = "holm"             # or "bh"; default "holm"
+    analyses = ["compare", "balance", "gunslinger"]   # the report's sections, in this order
+                                    # (default: every analysis that applies, the question first)
+    correction = "holm"             # or "bh": one family of tests per report; default "holm"
+    ladder = ["greedy", "rollout"]  # optional: play every setting with each of these policies
+                                    # in every seat, weakest first; the report gives every answer
+                                    # per policy and says which hold for the two strongest
     output = "reports/rule_whatif"  # default: reports/<name>
     backend = "loky"                # loky, threading or dask
     workers = 2                     # default: every core
@@ -30,8 +34,8 @@ An experiment asks one question of many simulated games.  Its file lists the set
     label = "rollout against greedy"   # optional: how reports and tournaments name it
     players = 4
     lineup = ["ghost", "belle", "tuco", "doc"]
-    policies = ["rollout", "greedy", "greedy", "greedy"]
-    rules = { advanced = true }
+    policies = ["rollout", "greedy", "greedy", "greedy"]   # a table of different policies is
+    rules = { advanced = true }                            # played in every seat rotation
 
     [policy_params.rollout]         # parameters of a policy, in every setting that plays it
     budget = 32
@@ -40,6 +44,11 @@ A mistake gives an :class:`ExperimentError` (a ``ValueError``) whose one-line me
 file, the key and the allowed values, e.g.::
 
     experiments/x.toml: sweep.players: 7 is not a player count; allowed: 2, 3, 4, 5, 6 (...)
+
+What the experiment compares is read from its settings (coltsim.analysis.design): settings
+that differ in rule options or line-up are *conditions*, each compared with the first one listed
+at the same player count and policy; the report answers per condition, player count and policy.
+With ``ladder``, a setting may not name its policies (the ladder does).
 
 Every setting is built and checked by ``coltsim.make_setting`` (and the run options by
 ``coltsim.runs.options``); this module only knows where in the file each value came from.  A
@@ -55,16 +64,18 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..policies import catalog
 from ..rules import Rules
 from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
 from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
 
-ANALYSES = ("balance", "seats", "gunslinger", "round_cards", "compare")
+ANALYSES = ("compare", "balance", "policies", "gunslinger", "round_cards", "seats")
 CORRECTIONS = ("holm", "bh")
 TOP_KEYS = ("name", "description", "seed", "games", "analyses", "correction", "output",
-            "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params")
+            "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params",
+            "ladder")
 SWEEP_KEYS = ("players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
 RENAMED = {"n_jobs": "workers", "lineups": "lineup"}  # old spellings, refused with the new one
@@ -87,7 +98,7 @@ class Experiment:
     seed: int
     games: int
     settings: tuple  # of Setting
-    analyses: tuple
+    analyses: tuple  # () = every analysis that applies (the report decides)
     correction: str
     output: Path
     backend: str
@@ -95,6 +106,7 @@ class Experiment:
     workers: int | None  # None: every core
     source: str  # the file it came from ("<string>" for text)
     text: str  # the TOML text, kept so a report can record exactly what was asked
+    ladder: tuple = ()  # policy names, weakest first, each played in every seat of every setting
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:
@@ -169,7 +181,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: games: missing; give the number of games per setting "
                               "(an integer >= 1)")
     games = _checked(source, check_games, data["games"])
-    analyses = _analyses(source, data.get("analyses", list(ANALYSES)))
+    analyses = _analyses(source, data["analyses"]) if "analyses" in data else ()
     correction = _choice(source, "correction", data.get("correction", "holm"), CORRECTIONS)
     output = data.get("output", f"reports/{name}")
     if not isinstance(output, str) or not output.strip():
@@ -184,6 +196,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: policy_params: must hold one table per policy, "
                               "e.g. [policy_params.weighted]")
 
+    ladder = _ladder(source, data.get("ladder"))
     base_rules = data.get("rules", {})
     if not isinstance(base_rules, dict):
         raise ExperimentError(f"{source}: rules: must be a table of rule options; allowed "
@@ -192,14 +205,18 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
 
     candidates = []  # (keys, setting fields, rule options with where they came from)
     if "sweep" in data:
-        candidates += _expand_sweep(source, data["sweep"], base_rules)
+        candidates += _expand_sweep(source, data["sweep"], base_rules, ladder)
     if "settings" in data:
         entries = data["settings"]
         if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             raise ExperimentError(f"{source}: settings: must be an array of tables "
                                   "([[settings]] blocks)")
         for i, entry in enumerate(entries):
-            candidates.append(_explicit_setting(source, f"settings[{i}]", entry, base_rules))
+            candidates.append(_explicit_setting(source, f"settings[{i}]", entry, base_rules,
+                                                ladder))
+    if ladder:  # every setting once per policy of the ladder, in every seat
+        candidates = [(keys, {**fields, "policies": policy}, options)
+                      for keys, fields, options in candidates for policy in ladder]
     if not candidates:
         raise ExperimentError(f"{source}: sweep: no settings; add a [sweep] table or "
                               "[[settings]] blocks")
@@ -222,7 +239,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
                               "this experiment has one")
     return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
-                      Path(output), backend, scheduler, workers, source, text)
+                      Path(output), backend, scheduler, workers, source, text, ladder)
 
 
 # --- pieces ----------------------------------------------------------------------------------
@@ -264,11 +281,27 @@ def _analyses(source, value) -> tuple:
     return tuple(dict.fromkeys(value))
 
 
+def _ladder(source, value) -> tuple:
+    """The ladder: policy names (weakest first), each one policy for every seat."""
+    if value is None:
+        return ()
+    allowed = f"{', '.join(catalog.POLICY_NAMES)} or \"package.module:function\""
+    if not isinstance(value, list) or len(value) < 2:
+        raise ExperimentError(f"{source}: ladder: must list two or more policies, weakest "
+                              f"first, e.g. [\"greedy\", \"rollout\"]; allowed: {allowed}")
+    for p in value:
+        if not catalog.is_policy(p):
+            raise ExperimentError(f"{source}: ladder: unknown policy {p!r}; allowed: {allowed}")
+        if value.count(p) > 1:
+            raise ExperimentError(f"{source}: ladder: {p!r} is listed twice")
+    return tuple(value)
+
+
 def _as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def _expand_sweep(source, sweep, base_rules) -> list:
+def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
     if not isinstance(sweep, dict):
         raise ExperimentError(f"{source}: sweep: must be a table with keys "
                               f"{', '.join(SWEEP_KEYS)}")
@@ -276,6 +309,9 @@ def _expand_sweep(source, sweep, base_rules) -> list:
     if "players" not in sweep:
         raise ExperimentError(f"{source}: sweep.players: missing; list the player counts, "
                               f"e.g. players = [3, 4, 5, 6]")
+    if ladder and "policies" in sweep:
+        raise ExperimentError(f"{source}: sweep.policies: the ladder names the policies; "
+                              "leave sweep.policies out")
     players = _as_list(sweep["players"])
     lineups = _as_list(sweep.get("lineup", ["random"]))
     policies = _as_list(sweep.get("policies", [DEFAULT_POLICY]))
@@ -312,8 +348,11 @@ def _with_origin(options: dict, where: str) -> dict:
     return {o: (v, f"{where}.{o}") for o, v in options.items()}
 
 
-def _explicit_setting(source, key, entry, base_rules):
+def _explicit_setting(source, key, entry, base_rules, ladder=()):
     _known_keys(source, key, entry, SETTING_KEYS)
+    if ladder and "policies" in entry:
+        raise ExperimentError(f"{source}: {key}.policies: the ladder names the policies; "
+                              "leave policies out")
     if "players" not in entry:
         raise ExperimentError(f"{source}: {key}.players: missing; give the player count")
     rules = entry.get("rules", {})

@@ -37,7 +37,7 @@ from ..analysis.compare import default_pairs
 from ..analysis.stats import LEVEL
 from ..setting import FieldError
 from .experiment import Experiment, load_experiment
-from .labels import setting_names
+from .labels import setting_names, settings_table
 
 HALF_WIDTH, DIFFERENCE = P.HALF_WIDTH, P.DIFFERENCE
 
@@ -161,9 +161,7 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
 
 def compared_pairs(settings) -> list[tuple[str, str]]:
     """The pairs of setting ids the reports compare (coltsim.analysis.compare.default_pairs)."""
-    return default_pairs(pd.DataFrame({"setting": [s.id for s in settings],
-                                       "players": [s.players for s in settings],
-                                       "lineup": [s.lineup_text for s in settings]}))
+    return default_pairs(settings_table(settings))
 
 
 def _fraction(share: float) -> str:

@@ -8,30 +8,67 @@ artists it made, so a report, a notebook or a slide can compose them::
     plot_win_rates(ax, balance.win_rates(results))
 
 Rates are shown in percent, differences of rates in percentage points, scores in dollars.
+
+Several settings in one axes are *series*: one colour each, taken from ``colours`` (a dict
+label -> colour, e.g. :func:`palette`, so that a condition keeps its colour in every figure of a
+report), dodged side by side around each position.  With ``legend=False`` a helper leaves the
+legend to the caller (a figure of several panels draws one legend outside all of them:
+:func:`figure_legend`).
 """
 from __future__ import annotations
 
+import textwrap
+
+import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from ..analysis.frames import BANDITS
+from ..analysis.metrics import GAME_METRICS
 from ..results import ROUND_CARDS
 from ..results import STATIONS as STATION_CARDS
-from ..analysis.metrics import GAME_METRICS
 from .labels import card_label
 
-FAIR_STYLE = {"linestyle": "--", "linewidth": 1.0, "alpha": 0.8}
+FAIR_STYLE = {"color": "0.2", "linestyle": "--", "linewidth": 1.0, "alpha": 0.8}
 ZERO_STYLE = {"color": "0.3", "linestyle": "-", "linewidth": 0.8}
 METRIC_TITLES = {"mean_score": "mean score", "score_spread": "spread of scores",
                  "shots": "shots fired", "neutral_bullets": "neutral bullets",
                  "gunslinger_changed_winner": "Gunslinger changing the winner"}
 LOOT_COLOURS = {"purse": "#c49a6c", "jewel": "#3f88c5", "strongbox": "#7d7d7d",
                 "ransom": "#8cb369", "bonus": "#d1495b"}
+BANDIT_COLOURS = {"ghost": "#7f7f7f", "belle": "#d1495b", "cheyenne": "#66a61e",
+                  "tuco": "#e6ab02", "django": "#7570b3", "doc": "#1f78b4"}
+PLAYER_COLOURS = {2: "#9e9ac8", 3: "#fdae61", 4: "#d7191c", 5: "#2c7bb6", 6: "#1a9641"}
+LABEL_WIDTH = 16  # characters per line of a tick label before it wraps
 
 
-def _colours(n: int):
-    cmap = __import__("matplotlib").colormaps["tab10"]
-    return [cmap(i % 10) for i in range(n)]
+def palette(labels, cmap: str = "tab10") -> dict:
+    """A colour per label, in order (tab10, or tab20 past ten labels)."""
+    labels = list(dict.fromkeys(labels))
+    name = cmap if len(labels) <= 10 else "tab20"
+    colours = matplotlib.colormaps[name]
+    n = colours.N
+    return {label: colours(i % n) for i, label in enumerate(labels)}
+
+
+def sequential(labels, cmap: str = "viridis") -> dict:
+    """A colour per label of an ordered series (e.g. the values of a sweep), dark to light."""
+    labels = list(dict.fromkeys(labels))
+    colours = matplotlib.colormaps[cmap]
+    return {label: colours(0.9 * i / max(len(labels) - 1, 1)) for i, label in enumerate(labels)}
+
+
+def signed(x: float, digits: int = 1) -> str:
+    """``+1.5``, ``-0.3``, and ``0.0`` (never ``-0.0``) for what rounds to zero."""
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def wrap(text, width: int = LABEL_WIDTH) -> str:
+    """A tick label on lines of at most ``width`` characters."""
+    return textwrap.fill(str(text), width, break_long_words=False) or str(text)
 
 
 def _ordered(values, preferred) -> list:
@@ -40,115 +77,237 @@ def _ordered(values, preferred) -> list:
     return known + [v for v in values if v not in known]
 
 
-def _settings_of(table: pd.DataFrame) -> list[tuple[str, str]]:
-    seen = dict.fromkeys(zip(table["setting"], table["label"]))
-    return list(seen)
+def _series(table: pd.DataFrame, series: str, colours: dict | None) -> tuple[list, dict]:
+    names = list(dict.fromkeys(table[series])) if len(table) else []
+    colours = colours or palette(names)
+    return names, {n: colours.get(n, "0.4") for n in names}
 
 
-def _dodged(ax, table, x_col, x_order, value, lo, hi, scale=1.0, fair_col=None, marker="o"):
-    """Markers with error bars, one series per setting, dodged around each x position."""
-    artists = {"series": [], "fair": []}
-    settings = _settings_of(table)
-    colours = _colours(len(settings))
-    width = 0.7
-    step = width / max(len(settings), 1)
-    pos = {x: i for i, x in enumerate(x_order)}
-    for i, ((sid, label), colour) in enumerate(zip(settings, colours)):
-        sub = table[table["setting"] == sid]
-        x = sub[x_col].map(pos).to_numpy(np.float64) - width / 2 + step * (i + 0.5)
+def _dodged(ax, table, position, order, value, lo, hi, series, colours, scale=1.0,
+            horizontal=False, significant=None, marker="o", note=None):
+    """Points with interval bars, one series per value of ``series``, dodged around each
+    position of ``order``; hollow markers where ``significant`` is False; the text of column
+    ``note`` beside each point."""
+    names, colour_of = _series(table, series, colours)
+    width = 0.76
+    pos = {x: i for i, x in enumerate(order)}
+    # Each position shares its width among the series present there, the first on top (or
+    # left), so that a series missing somewhere leaves no gap.
+    present = {x: [n for n in names if n in set(table.loc[table[position] == x, series])]
+               for x in order}
+    artists = []
+    for name in names:
+        sub = table[table[series] == name]
+        slot = np.array([present[x].index(name) for x in sub[position]], np.float64)
+        count = np.array([len(present[x]) for x in sub[position]], np.float64)
+        if horizontal:
+            slot = count - 1 - slot
+        at = sub[position].map(pos).to_numpy(np.float64) - width / 2 + width / count * (slot + 0.5)
         y = sub[value].to_numpy(np.float64) * scale
-        err = np.vstack([y - sub[lo].to_numpy(np.float64) * scale,
-                         sub[hi].to_numpy(np.float64) * scale - y])
-        eb = ax.errorbar(x, y, yerr=np.abs(err), fmt=marker, color=colour, capsize=3,
-                         markersize=5, label=label)
-        artists["series"].append(eb)
-        if fair_col is not None and len(sub):
-            fair = float(sub[fair_col].iloc[0]) * scale
-            line = ax.axhline(fair, color=colour, **FAIR_STYLE)
-            artists["fair"].append(line)
-    ax.set_xticks(range(len(x_order)))
-    ax.set_xticklabels([str(x).title() if isinstance(x, str) else str(x) for x in x_order])
-    ax.set_xlim(-0.6, len(x_order) - 0.4)
+        err = np.abs(np.vstack([y - sub[lo].to_numpy(np.float64) * scale,
+                                sub[hi].to_numpy(np.float64) * scale - y]))
+        c = colour_of[name]
+        xy = (y, at) if horizontal else (at, y)
+        bars = ax.errorbar(*xy, **({"xerr": err} if horizontal else {"yerr": err}), fmt="none",
+                           ecolor=c, capsize=2, linewidth=1.2)
+        full = np.ones(len(sub), bool) if significant is None else \
+            sub[significant].to_numpy(bool)
+        ax.scatter(xy[0][full], xy[1][full], color=c, marker=marker, s=22, zorder=3)
+        ax.scatter(xy[0][~full], xy[1][~full], facecolors="white", edgecolors=[c], marker=marker,
+                   s=22, zorder=3)
+        artists.append(bars)
+        ax.plot([], [], marker=marker, color=c, linestyle="none", label=str(name))
+        if note is not None:  # centred above the interval
+            for px, top, text in zip(at, sub[hi].to_numpy(np.float64) * scale, sub[note]):
+                ax.annotate(text, (px, top), textcoords="offset points", xytext=(0, 3),
+                            ha="center", va="bottom", fontsize="x-small", color="0.25")
+    (ax.xaxis if horizontal else ax.yaxis).set_major_locator(MaxNLocator(nbins=5))
+    ticks = range(len(order))
+    (ax.set_yticks if horizontal else ax.set_xticks)(list(ticks))
+    labels = [wrap(x.title() if x in BANDITS else x) if isinstance(x, str) else str(x)
+              for x in order]
+    (ax.set_yticklabels if horizontal else ax.set_xticklabels)(labels)
+    (ax.set_ylim if horizontal else ax.set_xlim)(-0.6, len(order) - 0.4)
     return artists
 
 
-def _legend_below(ax):
-    """A legend under the axes, one row, so it never hides a marker."""
+def _fair_lines(ax, table, series, colours, fair_col, scale=1.0, label="fair share"):
+    """The fair share: one dark dashed line when every series shares it, else one dashed line
+    per series in its colour."""
+    if not len(table):
+        return []
+    fair = table.groupby(series, sort=False)[fair_col].first() * scale
+    if np.allclose(fair.to_numpy(np.float64), fair.iloc[0], rtol=0, atol=1e-9):
+        return [ax.axhline(fair.iloc[0], **FAIR_STYLE, label=label)]
+    _, colour_of = _series(table, series, colours)
+    style = {**FAIR_STYLE, "color": None}
+    lines = [ax.axhline(v, **{**style, "color": colour_of[name]}) for name, v in fair.items()]
+    ax.plot([], [], **FAIR_STYLE, label=f"{label} (in each series' colour)")
+    return lines
+
+
+def significance_handles() -> list:
+    """Legend entries for filled (significant) and hollow (not significant) markers."""
+    return [Line2D([], [], marker="o", color="0.2", linestyle="none",
+                   label="significant (adjusted)"),
+            Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor="0.2",
+                   color="0.2", linestyle="none", label="not significant")]
+
+
+def legend_below(ax, extra=()):
+    """A legend under the axes, so that it never hides a marker."""
     handles, labels = ax.get_legend_handles_labels()
-    width = max((len(lab) for lab in labels), default=1) + 6
+    handles += list(extra)
+    labels += [h.get_label() for h in extra]
+    if not handles:
+        return None
+    width = max(len(lab) for lab in labels) + 6
     return ax.legend(handles, labels, fontsize="small", frameon=False, loc="upper center",
-                     bbox_to_anchor=(0.5, -0.22), ncols=max(1, min(len(labels), 72 // width)))
+                     bbox_to_anchor=(0.5, -0.18), ncols=max(1, min(len(labels), 90 // width)))
 
 
-def _legend(ax, fair_note: str | None = None):
-    handles, labels = ax.get_legend_handles_labels()
-    if fair_note:
-        from matplotlib.lines import Line2D
-        handles.append(Line2D([], [], color="0.3", **FAIR_STYLE))
-        labels.append(fair_note)
-    return ax.legend(handles, labels, fontsize="small", frameon=False, loc="best")
+def figure_legend(fig, axes, extra=(), title: str | None = None):
+    """One legend for every panel of ``fig``, outside them, below."""
+    seen = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    for h in extra:
+        seen.setdefault(h.get_label(), h)
+    if not seen:
+        return None
+    entry = (max(len(lab) for lab in seen) + 6) * 4.8  # points, at the "small" font size
+    ncols = max(1, min(len(seen), int(fig.get_figwidth() * 72 // entry)))
+    return fig.legend(list(seen.values()), list(seen), loc="outside lower center",
+                      frameon=False, fontsize="small", title=title, title_fontsize="small",
+                      ncols=ncols)
+
+
+# --- the headline ------------------------------------------------------------------------------
+def plot_spreads(ax, table: pd.DataFrame, x: str = "condition", series: str = "players",
+                 colours: dict | None = None, title: str = "Spread between bandits",
+                 legend: bool = True):
+    """The answer of a balance question: the strongest minus the weakest bandit (percentage
+    points, 95% interval) per condition, one series per player count.  ``x="value"`` (a numeric
+    sweep) draws lines against the swept value.  ``table``: headline rows (``spread,
+    spread_lo, spread_hi``)."""
+    t = table.dropna(subset=["spread"])
+    if x == "value":
+        artists = plot_lines(ax, t, "value", "spread", "spread_lo", "spread_hi", series,
+                             colours, scale=100)
+    else:
+        if t[x].nunique() == 1 and t["players"].nunique() > 1:
+            x = "players"  # one condition: its answer against the player count
+        order = list(dict.fromkeys(t[x])) if x != "players" else sorted(t[x].unique())
+        named = "strongest" in t and len(t) <= 12  # few points: name the two bandits
+        if named:
+            t = t.assign(_names=[f"{str(a).title()} / {str(b).title()}"
+                                 for a, b in zip(t["strongest"], t["weakest"])])
+        artists = _dodged(ax, t, x, order, "spread", "spread_lo", "spread_hi", series, colours,
+                          scale=100, note="_names" if named else None)
+        if x == "players":
+            ax.set_xticklabels([f"{n} players" for n in order])
+    ax.set_ylabel("strongest minus weakest bandit\n(percentage points of win rate)")
+    ax.set_xlabel("" if x != "value" else "swept value")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.08)  # room for the names above the intervals
+    ax.set_title(title)
+    if legend:
+        legend_below(ax)
+    return {"series": artists}
+
+
+def plot_lines(ax, table: pd.DataFrame, x: str, y: str, lo: str, hi: str, series: str,
+               colours: dict | None = None, scale: float = 1.0):
+    """One line per series of ``y`` against a numeric ``x``, its interval as a band (or as
+    bars, nudged apart, with fewer than five values)."""
+    names, colour_of = _series(table, series, colours)
+    xs = np.sort(table[x].astype(float).unique())
+    bands = len(xs) >= 5
+    nudge = 0.0 if bands or len(xs) < 2 else 0.012 * (xs[-1] - xs[0])
+    artists = []
+    for i, name in enumerate(names):
+        sub = table[table[series] == name].sort_values(x)
+        xv = sub[x].to_numpy(np.float64) + nudge * (i - (len(names) - 1) / 2)
+        yv = sub[y].to_numpy(np.float64) * scale
+        low = sub[lo].to_numpy(np.float64) * scale
+        high = sub[hi].to_numpy(np.float64) * scale
+        c = colour_of[name]
+        if bands:
+            ax.fill_between(xv, low, high, color=c, alpha=0.15, linewidth=0)
+            artists.append(ax.plot(xv, yv, "-o", color=c, markersize=3.5, linewidth=1.4,
+                                   label=str(name))[0])
+        else:
+            artists.append(ax.errorbar(xv, yv, yerr=np.abs(np.vstack([yv - low, high - yv])),
+                                       fmt="-o", color=c, capsize=2, markersize=4,
+                                       linewidth=1.4, label=str(name)))
+    if len(xs) <= 6:
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{v:g}" for v in xs])
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    return artists
 
 
 # --- character balance -------------------------------------------------------------------------
-def plot_win_rates(ax, table: pd.DataFrame, title: str = "Win rate by bandit"):
-    """Each bandit's win rate per setting with its Wilson 95% interval; the dashed line of a
-    setting's colour is its fair share 1/players.  ``table``: :func:`balance.win_rates`."""
+def plot_win_rates(ax, table: pd.DataFrame, series: str = "label", colours: dict | None = None,
+                   title: str = "Win rate by bandit", legend: bool = True):
+    """Each bandit's win rate per series with its Wilson 95% interval, and the fair share.
+    ``table``: :func:`balance.win_rates` (one panel's rows)."""
     bandits = _ordered(table["bandit"], BANDITS)
-    artists = _dodged(ax, table, "bandit", bandits, "rate", "lo", "hi", 100, "fair_share")
+    artists = {"series": _dodged(ax, table, "bandit", bandits, "rate", "lo", "hi", series,
+                                 colours, 100)}
+    artists["fair"] = _fair_lines(ax, table, series, colours, "fair_share", 100)
     ax.set_ylabel("win rate (%)")
     ax.set_xlabel("bandit")
     ax.set_title(title)
-    artists["legend"] = _legend(ax, "fair share (1 / players)")
+    if legend:
+        artists["legend"] = legend_below(ax)
     return artists
 
 
-def plot_bandit_effects(ax, table: pd.DataFrame, outcome: str = "win",
-                        title: str = "Bandit effect, controlling for seat and player count"):
-    """Forest plot of :func:`balance.bandit_effects` (its ``table``): each bandit against the
-    average bandit, 95% interval; filled markers are significant after correction."""
-    t = table.iloc[::-1]
+def plot_bandit_effects(ax, table: pd.DataFrame, outcome: str = "win", series: str = "label",
+                        colours: dict | None = None,
+                        title: str = "Bandit effect, controlling for seat", legend: bool = True):
+    """Forest plot of :func:`balance.bandit_effects` rows: each bandit against the average
+    bandit of its setting, 95% interval, one series per setting; hollow markers are not
+    significant after the report's correction."""
     scale, unit = (100, "percentage points") if outcome == "win" else (1, "$")
-    y = np.arange(len(t))
-    est = t["estimate"].to_numpy(np.float64) * scale
-    err = np.vstack([est - t["lo"].to_numpy(np.float64) * scale,
-                     t["hi"].to_numpy(np.float64) * scale - est])
-    sig = t["significant"].to_numpy(bool)
-    colours = np.where(est >= 0, "#2a7f62", "#b23a48")
-    bars = ax.errorbar(est, y, xerr=np.abs(err), fmt="none", ecolor="0.35", capsize=3)
-    filled = ax.scatter(est[sig], y[sig], c=list(colours[sig]), zorder=3, s=40,
-                        label="significant")
-    hollow = ax.scatter(est[~sig], y[~sig], facecolors="white", edgecolors=list(colours[~sig]),
-                        zorder=3, s=40, label="not significant")
-    zero = ax.axvline(0, **ZERO_STYLE)
-    ax.set_yticks(y)
-    ax.set_yticklabels([b.title() for b in t["bandit"]])
+    bandits = _ordered(table["bandit"], BANDITS)[::-1]
+    artists = {"series": _dodged(ax, table, "bandit", bandits, "estimate", "lo", "hi", series,
+                                 colours, scale, horizontal=True, significant="significant")}
+    artists["zero"] = ax.axvline(0, **ZERO_STYLE)
     what = "win rate" if outcome == "win" else "score"
     ax.set_xlabel(f"{what} minus the average bandit's ({unit})")
     ax.set_title(title)
-    legend = ax.legend(fontsize="small", frameon=False, loc="lower right")
-    return {"intervals": bars, "significant": filled, "other": hollow, "zero": zero,
-            "legend": legend}
-
-
-def plot_mean_scores(ax, table: pd.DataFrame, title: str = "Mean score by bandit"):
-    """Each bandit's mean final score per setting with its 95% interval.
-    ``table``: :func:`balance.mean_scores`."""
-    bandits = _ordered(table["bandit"], BANDITS)
-    artists = _dodged(ax, table, "bandit", bandits, "mean", "lo", "hi")
-    ax.set_ylabel("mean final score ($)")
-    ax.set_xlabel("bandit")
-    ax.set_title(title)
-    artists["legend"] = _legend(ax)
+    if legend:
+        artists["legend"] = legend_below(ax, significance_handles())
     return artists
 
 
-def plot_loot_mix(ax, table: pd.DataFrame, setting: str | None = None,
-                  title: str = "Where each bandit's dollars come from"):
+def plot_mean_scores(ax, table: pd.DataFrame, series: str = "label", colours: dict | None = None,
+                     title: str = "Mean score by bandit", legend: bool = True):
+    """Each bandit's mean final score per series with its 95% interval.
+    ``table``: :func:`balance.mean_scores`."""
+    bandits = _ordered(table["bandit"], BANDITS)
+    artists = {"series": _dodged(ax, table, "bandit", bandits, "mean", "lo", "hi", series,
+                                 colours)}
+    ax.set_ylabel("mean final score ($)")
+    ax.set_xlabel("bandit")
+    ax.set_title(title)
+    if legend:
+        artists["legend"] = legend_below(ax)
+    return artists
+
+
+def plot_loot_mix(ax, table: pd.DataFrame, setting: str | None = None, policy: str | None = None,
+                  title: str = "Dollars by kind", legend: bool = True):
     """Stacked bars of the mean dollars per kind (purses, jewels, strongboxes, ransoms,
-    Gunslinger bonus) for one setting (default: the first).
+    Gunslinger bonus) for one setting (default: the first) and policy.
     ``table``: :func:`balance.mean_scores`."""
     setting = setting or table["setting"].iloc[0]
     t = table[table["setting"] == setting]
+    if policy is not None:
+        t = t[t["policy"] == policy]
     bandits = _ordered(t["bandit"], BANDITS)
     t = t.set_index("bandit").loc[bandits]
     bottom = np.zeros(len(t))
@@ -160,21 +319,27 @@ def plot_loot_mix(ax, table: pd.DataFrame, setting: str | None = None,
         bottom += v
     ax.set_ylabel("mean dollars per game ($)")
     ax.set_xlabel("bandit")
+    ax.tick_params(axis="x", labelrotation=30)
     label = t["label"].iloc[0] if len(t) else setting
-    ax.set_title(f"{title} ({label})")
-    legend = ax.legend(fontsize="small", frameon=False, ncols=3, loc="upper center",
-                       bbox_to_anchor=(0.5, -0.15))
-    return {"bars": bars, "legend": legend}
+    ax.set_title(f"{title}\n{wrap(label, 40)}", fontsize="medium")
+    artists = {"bars": bars}
+    if legend:
+        artists["legend"] = legend_below(ax)
+    return artists
 
 
 # --- seats -------------------------------------------------------------------------------------
-def plot_order_win_rates(ax, table: pd.DataFrame, column: str = "order",
-                         title: str = "Win rate by seat from the First Player"):
-    """Win rate by order (0 = First Player of round 1) or by seat, per setting, Wilson 95%
-    intervals and fair-share lines.  ``table``: :func:`seats.order_win_rates` or
+def plot_order_win_rates(ax, table: pd.DataFrame, column: str = "order", series: str = "label",
+                         colours: dict | None = None,
+                         title: str = "Win rate by seat from the First Player",
+                         legend: bool = True):
+    """Win rate by order (0 = First Player of round 1) or by seat, per series, Wilson 95%
+    intervals and the fair share.  ``table``: :func:`seats.order_win_rates` or
     :func:`seats.seat_win_rates` (then pass ``column="seat"``)."""
     xs = sorted(table[column].unique())
-    artists = _dodged(ax, table, column, xs, "rate", "lo", "hi", 100, "fair_share")
+    artists = {"series": _dodged(ax, table, column, xs, "rate", "lo", "hi", series, colours,
+                                 100)}
+    artists["fair"] = _fair_lines(ax, table, series, colours, "fair_share", 100)
     if column == "order":
         ax.set_xticklabels(["First\nPlayer" if x == 0 else f"+{x}" for x in xs])
         ax.set_xlabel("seat, clockwise from the First Player of round 1")
@@ -182,52 +347,45 @@ def plot_order_win_rates(ax, table: pd.DataFrame, column: str = "order",
         ax.set_xlabel("seat (player number)")
     ax.set_ylabel("win rate (%)")
     ax.set_title(title)
-    artists["legend"] = _legend(ax, "fair share (1 / players)")
+    if legend:
+        artists["legend"] = legend_below(ax)
     return artists
 
 
 # --- round cards -------------------------------------------------------------------------------
 def plot_card_effects(ax, table: pd.DataFrame, metric: str = "mean_score",
+                      series: str = "label", colours: dict | None = None,
                       title: str | None = None, legend: bool = True):
     """Forest plot of :func:`round_cards.card_effects` for one metric: each card's shift
-    (games with it minus games without), 95% interval, one colour per setting.  With
-    ``legend=False`` (panels of one figure) the caller draws one legend for all."""
+    (games with it minus games without), 95% interval, one colour per series; hollow markers
+    are not significant."""
     t = table[table["metric"] == metric]
     cards = _ordered(t["card"], ROUND_CARDS + STATION_CARDS)[::-1]
-    settings = _settings_of(t)
-    colours = _colours(len(settings))
-    pos = {c: i for i, c in enumerate(cards)}
-    step = 0.7 / max(len(settings), 1)
+    t = t.assign(_card=t["card"].map(card_label))
     scale = 100 if GAME_METRICS[metric][1] == "rate" else 1
-    artists = {"series": []}
-    for i, ((sid, label), colour) in enumerate(zip(settings, colours)):
-        sub = t[t["setting"] == sid]
-        y = sub["card"].map(pos).to_numpy(np.float64) - 0.35 + step * (i + 0.5)
-        x = sub["effect"].to_numpy(np.float64) * scale
-        err = np.vstack([x - sub["lo"].to_numpy(np.float64) * scale,
-                         sub["hi"].to_numpy(np.float64) * scale - x])
-        artists["series"].append(ax.errorbar(x, y, xerr=np.abs(err), fmt="o", color=colour,
-                                             capsize=3, markersize=4, label=label))
+    artists = {"series": _dodged(ax, t, "_card", [card_label(c) for c in cards], "effect", "lo",
+                                 "hi", series, colours, scale, horizontal=True,
+                                 significant="significant")}
     artists["zero"] = ax.axvline(0, **ZERO_STYLE)
-    ax.set_yticks(range(len(cards)))
-    ax.set_yticklabels([card_label(c) for c in cards])
     desc = GAME_METRICS[metric][0]
-    unit = "percentage points" if scale == 100 else ""
-    ax.set_xlabel(f"change in {desc}" + (f" ({unit})" if unit else "")
-                  + "\nwith the card in the deck, against without")
+    unit = " (percentage points)" if scale == 100 else ""
+    ax.set_xlabel(wrap(f"change in {desc}{unit} with the card in the deck", 48))
     ax.set_title(title or f"Cards: {METRIC_TITLES.get(metric, metric)}")
     if legend:
-        artists["legend"] = _legend_below(ax)
+        artists["legend"] = legend_below(ax, significance_handles())
     return artists
 
 
 def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None,
+                             policy: str | None = None,
                              title: str = "Win-rate shift by card and bandit"):
-    """Heatmap of :func:`round_cards.card_bandit_effects` for one setting: change of each
-    bandit's win rate (percentage points) with the card in the deck; ``*`` marks significant
-    cells after correction."""
+    """Heatmap of :func:`round_cards.card_bandit_effects` for one setting (and policy): change
+    of each bandit's win rate (percentage points) with the card in the deck; ``*`` marks
+    significant cells after correction."""
     setting = setting or table["setting"].iloc[0]
     t = table[table["setting"] == setting]
+    if policy is not None:
+        t = t[t["policy"] == policy]
     cards = _ordered(t["card"], ROUND_CARDS + STATION_CARDS)
     bandits = _ordered(t["bandit"], BANDITS)
     grid = np.full((len(cards), len(bandits)), np.nan)
@@ -244,7 +402,7 @@ def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None
         for j in range(len(bandits)):
             if np.isfinite(grid[i, j]):
                 dark = abs(grid[i, j]) > 0.6 * limit
-                texts.append(ax.text(j, i, f"{grid[i, j]:+.1f}" + ("*" if sig[i, j] else ""),
+                texts.append(ax.text(j, i, signed(grid[i, j]) + ("*" if sig[i, j] else ""),
                                      ha="center", va="center", fontsize="x-small",
                                      color="white" if dark else "black",
                                      fontweight="bold" if sig[i, j] else "normal"))
@@ -255,110 +413,111 @@ def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None
     ax.set_xlabel("bandit")
     ax.set_ylabel("card in the deck")
     label = t["label"].iloc[0] if len(t) else setting
-    ax.set_title(f"{title} ({label})")
+    ax.set_title(f"{title}\n{wrap(label, 50)}", fontsize="medium")
     bar = ax.figure.colorbar(image, ax=ax, label="change in win rate (percentage points)")
     return {"image": image, "texts": texts, "colorbar": bar}
 
 
 def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,
-                        metric: str = "mean_score", title: str = "Effect by position in the deck"):
+                        metric: str = "mean_score", title: str = "Effect by position in the deck",
+                        legend: bool = True):
     """Lines of :func:`round_cards.card_position_effects` for one setting and metric: the
     shift when the card is the round-``j`` card, against games without it, 95% intervals."""
     setting = setting or table["setting"].iloc[0]
     t = table[(table["setting"] == setting) & (table["metric"] == metric)]
     cards = _ordered(t["card"], ROUND_CARDS)
-    colours = _colours(len(cards))
+    colours = palette([card_label(c) for c in ROUND_CARDS], "tab10")
     artists = {"series": []}
     n_cards = max(len(cards), 1)
-    for i, (card, colour) in enumerate(zip(cards, colours)):
+    for i, card in enumerate(cards):
         sub = t[t["card"] == card].sort_values("position")
         x = sub["position"].to_numpy(np.float64) + (i - (n_cards - 1) / 2) * 0.06
         y = sub["effect"].to_numpy(np.float64)
         err = np.vstack([y - sub["lo"].to_numpy(np.float64), sub["hi"].to_numpy(np.float64) - y])
-        artists["series"].append(ax.errorbar(x, y, yerr=np.abs(err), fmt="-o", color=colour,
-                                             capsize=2, markersize=3, label=card_label(card)))
+        artists["series"].append(ax.errorbar(x, y, yerr=np.abs(err), fmt="-o",
+                                             color=colours[card_label(card)], capsize=2,
+                                             markersize=3, label=card_label(card)))
     artists["zero"] = ax.axhline(0, **ZERO_STYLE)
     positions = sorted(t["position"].unique())
     ax.set_xticks(positions)
     ax.set_xticklabels([f"round {p}" for p in positions])
     ax.set_xlabel("position of the card in the round deck")
-    ax.set_ylabel(f"change in {GAME_METRICS[metric][0]}")
+    ax.set_ylabel(wrap(f"change in {GAME_METRICS[metric][0]}", 30))
     label = t["label"].iloc[0] if len(t) else setting
-    ax.set_title(f"{title} ({label})")
-    artists["legend"] = ax.legend(fontsize="x-small", frameon=False, ncols=2, loc="best")
+    ax.set_title(f"{title}\n{wrap(label, 50)}", fontsize="medium")
+    if legend:
+        artists["legend"] = legend_below(ax)
     return artists
 
 
 # --- Gunslinger --------------------------------------------------------------------------------
-def plot_gunslinger_by_bandit(ax, table: pd.DataFrame,
-                              title: str = "How often each bandit is the Gunslinger"):
-    """Share of games in which each bandit is (one of) the Gunslinger(s), per setting, Wilson 95%
+def plot_gunslinger_by_bandit(ax, table: pd.DataFrame, series: str = "label",
+                              colours: dict | None = None,
+                              title: str = "How often each bandit is the Gunslinger",
+                              legend: bool = True):
+    """Share of games in which each bandit is (one of) the Gunslinger(s), per series, Wilson 95%
     intervals; dashed: the even share (mean Gunslingers per game / players).
     ``table``: :func:`gunslinger.gunslinger_by_bandit`."""
     bandits = _ordered(table["bandit"], BANDITS)
-    artists = _dodged(ax, table, "bandit", bandits, "rate", "lo", "hi", 100, "fair_share")
+    artists = {"series": _dodged(ax, table, "bandit", bandits, "rate", "lo", "hi", series,
+                                 colours, 100)}
+    artists["fair"] = _fair_lines(ax, table, series, colours, "fair_share", 100, "even share")
     ax.set_ylabel("games as Gunslinger (%)")
     ax.set_xlabel("bandit")
     ax.set_title(title)
-    artists["legend"] = _legend(ax, "even share")
+    if legend:
+        artists["legend"] = legend_below(ax)
     return artists
 
 
-def plot_gunslinger_shares(ax, table: pd.DataFrame,
-                           title: str = "Number of Gunslingers per game"):
-    """Stacked bars: share of games with 0, 1, 2... Gunslingers, per setting.
+def plot_gunslinger_shares(ax, table: pd.DataFrame, name: str = "label",
+                           title: str = "Number of Gunslingers per game", legend: bool = True):
+    """Horizontal stacked bars: share of games with 0, 1, 2... Gunslingers, one bar per setting
+    named by its ``name`` column (labels wrapped, so that a dozen settings stay readable).
     ``table``: :func:`gunslinger.gunslinger_shares`."""
-    settings = _settings_of(table)
+    settings = list(dict.fromkeys(zip(table["setting"], table[name])))[::-1]
     counts = sorted(table["gunslingers"].unique())
-    cmap = __import__("matplotlib").colormaps["viridis"]
-    bottom = np.zeros(len(settings))
+    cmap = matplotlib.colormaps["viridis"]
+    left = np.zeros(len(settings))
     bars = []
-    for i, c in enumerate(counts):
+    y = np.arange(len(settings))
+    for c in counts:
         v = np.array([float(table[(table["setting"] == s) & (table["gunslingers"] == c)]
                             ["share"].sum()) for s, _ in settings]) * 100
-        bars.append(ax.bar([lab for _, lab in settings], v, bottom=bottom,
-                           color=cmap(i / max(len(counts) - 1, 1)),
-                           label=f"{c} Gunslinger{'s' if c != 1 else ''}"))
-        bottom += v
-    ax.set_ylabel("games (%)")
-    ax.set_xlabel("setting")
+        bars.append(ax.barh(y, v, left=left, color=cmap(min(c, 6) / 6),  # a count's colour
+                            label=f"{c} Gunslinger{'s' if c != 1 else ''}"))
+        left += v
+    ax.set_yticks(y)
+    ax.set_yticklabels([wrap(lab, 28) for _, lab in settings])
+    ax.set_xlabel("games (%)")
+    ax.set_xlim(0, 100)
     ax.set_title(title)
-    legend = ax.legend(fontsize="small", frameon=False, loc="upper left",
-                       bbox_to_anchor=(1.0, 1.0))
-    return {"bars": bars, "legend": legend}
+    artists = {"bars": bars}
+    if legend:
+        artists["legend"] = legend_below(ax)
+    return artists
 
 
 # --- comparisons -------------------------------------------------------------------------------
-def plot_comparison(ax, table: pd.DataFrame, group: str = "bandit",
-                    title: str | None = None):
-    """Forest plot of :func:`compare.compare` rows of one ``group`` ("bandit", "seat" or
-    "game"): each setting minus its baseline on the same seeds, 95% paired intervals."""
+def plot_comparison(ax, table: pd.DataFrame, group: str = "bandit", series: str = "label",
+                    colours: dict | None = None, title: str | None = None,
+                    legend: bool = True):
+    """Forest plot of :func:`compare.compare` rows of one ``group`` ("bandit", "seat", "play"
+    or "game"): each setting minus its baseline on the same seeds, 95% paired intervals, one
+    series per compared setting; hollow markers are not significant."""
     t = table[table["group"] == group]
-    pairs = list(dict.fromkeys(zip(t["baseline"], t["setting"], t["label"], t["baseline_label"])))
-    quantities = list(dict.fromkeys(t["quantity"]))[::-1]
-    pos = {q: i for i, q in enumerate(quantities)}
-    colours = _colours(len(pairs))
-    step = 0.7 / max(len(pairs), 1)
+    t = t.assign(_q=t["quantity"].map(_quantity_label))
+    quantities = list(dict.fromkeys(t["_q"]))[::-1]
     scale = 100 if group in ("bandit", "seat") else 1
-    artists = {"series": []}
-    for i, ((base, sid, label, base_label), colour) in enumerate(zip(pairs, colours)):
-        sub = t[(t["baseline"] == base) & (t["setting"] == sid)]
-        y = sub["quantity"].map(pos).to_numpy(np.float64) - 0.35 + step * (i + 0.5)
-        x = sub["difference"].to_numpy(np.float64) * scale
-        err = np.vstack([x - sub["lo"].to_numpy(np.float64) * scale,
-                         sub["hi"].to_numpy(np.float64) * scale - x])
-        artists["series"].append(ax.errorbar(x, y, xerr=np.abs(err), fmt="o", color=colour,
-                                             capsize=3, markersize=4,
-                                             label=f"{label} vs {base_label}"))
+    artists = {"series": _dodged(ax, t, "_q", quantities, "difference", "lo", "hi", series,
+                                 colours, scale, horizontal=True, significant="significant")}
     artists["zero"] = ax.axvline(0, **ZERO_STYLE)
-    ax.set_yticks(range(len(quantities)))
-    ax.set_yticklabels([_quantity_label(q) for q in quantities])
-    if group == "game":
-        ax.set_xlabel("difference (units of each metric)")
-    else:
-        ax.set_xlabel("difference in win rate (percentage points)")
+    ax.set_xlabel({"game": "difference (units of each metric)",
+                   "play": "change in actions per game"}.get(
+        group, "difference in win rate (percentage points)"))
     ax.set_title(title or "Difference on the same seeds")
-    artists["legend"] = _legend_below(ax)
+    if legend:
+        artists["legend"] = legend_below(ax, significance_handles())
     return artists
 
 
@@ -367,4 +526,32 @@ def _quantity_label(q: str) -> str:
         return "seat " + q.split()[-1]
     if q.startswith("win:"):
         return q[4:].title()
+    if ":" in q:
+        action, bandit = q.split(":", 1)
+        return f"{bandit.title()}: {action.replace('_', ' ')}"
     return GAME_METRICS.get(q, (q,))[0]
+
+
+# --- policies ----------------------------------------------------------------------------------
+def plot_policy_shares(ax, table: pd.DataFrame, title: str = "Share of the victories per seat",
+                       colours: dict | None = None):
+    """Each policy's share of the victories per seat at each mixed table, 95% interval over
+    deals, with the fair share.  ``table``: ``coltsim.analysis.headline.table_shares``."""
+    rows = list(dict.fromkeys(zip(table["label"], table["policy"])))[::-1]
+    colours = colours or palette(table["policy"])
+    y = np.arange(len(rows))
+    artists = []
+    for i, (label, policy) in enumerate(rows):
+        r = table[(table["label"] == label) & (table["policy"] == policy)].iloc[0]
+        x = 100 * r["win_rate"]
+        err = [[x - 100 * r["ci_low"]], [100 * r["ci_high"] - x]]
+        artists.append(ax.errorbar([x], [i], xerr=err, fmt="o", color=colours[policy],
+                                   capsize=3))
+    fair = table["fair_share"].unique()
+    for v in fair:
+        ax.axvline(100 * v, **FAIR_STYLE)
+    ax.set_yticks(y)
+    ax.set_yticklabels([wrap(f"{policy} at {label}", 34) for label, policy in rows])
+    ax.set_xlabel("victories per seat (%); dashed: the fair share")
+    ax.set_title(title)
+    return {"series": artists}

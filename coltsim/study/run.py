@@ -1,8 +1,9 @@
 """``coltsim run FILE``: an experiment file in, data, tables, figures and a report out.
 
 Every setting is simulated through the batch runner into ``OUTPUT/data`` (resuming whatever is
-already there), then the analyses are run on the saved results and the report is written to
-``OUTPUT`` (``report.md``, ``report.html``, ``figures/``, ``tables/``).
+already there; a table of different policies in every seat rotation, as a tournament plays it),
+then the analyses are run on the saved results and the report is written to ``OUTPUT``
+(``report.md``, ``report.html``, ``figures/``, ``tables/``).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..runs.runner import simulate_to_folder
 from ..runs.storage import load_results
 from .experiment import load_experiment
 from .report import Report, build_report
+from .tournament import played_settings
 
 
 def run_experiment(path, games: int | None = None, workers: int | None = None, out=None,
@@ -23,10 +25,10 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
     ``output``.  Returns the rendered :class:`coltsim.study.report.Report`."""
     e = load_experiment(path).with_overrides(games=games, output=out, workers=workers)
     data = Path(e.output) / "data"
-    for i, s in enumerate(e.settings, start=1):
+    played = played_settings(e.settings)
+    for i, s in enumerate(played, start=1):
         if not quiet:
-            print(f"[{i}/{len(e.settings)}] {s.label or s.id}: {e.games:,} games",
-                  file=sys.stderr)
+            print(f"[{i}/{len(played)}] {s.label or s.id}: {e.games:,} games", file=sys.stderr)
         simulate_to_folder(s, e.games, data, seed=e.seed, workers=e.workers, backend=e.backend,
                            scheduler=e.scheduler, progress=not quiet)
     report = build_report(load_results(data), e, e.output)

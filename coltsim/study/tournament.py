@@ -10,6 +10,8 @@ policies are played once.
 
 Each policy's share of the victories per seat, with an interval over deals, comes from
 ``coltsim.analysis.tournament.policy_shares``; compare it with the fair share ``1/players``.
+``coltsim run`` plays an experiment's tables the same way (:func:`played_settings`) and its
+report computes the same shares from the saved games.
 
 From the command line, on an experiment file whose settings are the tables::
 
@@ -35,6 +37,16 @@ def rotations(setting: Setting) -> list[Setting]:
         rotated = make_setting(setting.players, setting.lineup, specs[-r:] + specs[:-r],
                                setting.rules, setting.policy_params(), setting.label)
         out.setdefault(rotated.id, rotated)
+    return list(out.values())
+
+
+def played_settings(settings) -> list[Setting]:
+    """What an experiment plays: every setting, a table of different policies in each of its
+    seat rotations (:func:`rotations`), each setting once."""
+    out = {}
+    for s in settings:
+        for r in rotations(s):
+            out.setdefault(r.id, r)
     return list(out.values())
 
 

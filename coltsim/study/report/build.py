@@ -2,9 +2,10 @@
 
 :func:`build_report` writes, into ``out_dir``::
 
-    report.md, report.html        the same content, readable on GitHub or in a browser
+    report.md, report.html        the same content, readable on GitHub or in a browser (the
+                                  HTML page embeds its figures: it stands alone)
     figures/*.png                 one file per figure (composed from coltsim.study.plots)
-    tables/*.csv                  every table in full, unformatted
+    tables/*.csv                  every table in full, unformatted; headline.csv: the answer
     experiment.toml               the experiment file as it was run (if known)
     manifest.json                 the runner's manifest (if known), with the engine's hash
 
@@ -15,8 +16,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
-from ...analysis.stats import CORRECTIONS, LEVEL
+from ...analysis.stats import LEVEL
 from ...runs.storage import load_results
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections
@@ -36,12 +38,12 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
         mapping with the ``players``, ``games`` and ``settings`` DataFrames and optionally
         ``manifest``).
     experiment : Experiment, optional
-        Gives the title, description, analyses, correction and default output folder.
+        Gives the title, description, analyses, correction, ladder and default output folder.
     out_dir : path, optional
         Where to write (default ``experiment.output``).
     analyses : sequence of str, optional
-        Overrides the experiment's analyses (default: all of
-        :data:`coltsim.study.experiment.ANALYSES` that apply).
+        The analyses, in the order the report gives them (default: the experiment's, else
+        every analysis that applies to the design: :func:`default_analyses`).
     correction : {"holm", "bh"}, optional
         Overrides the experiment's multiple-comparison correction (default Holm).
     dpi : int
@@ -58,28 +60,26 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
             raise ValueError("build_report needs out_dir when no experiment is given")
         out_dir = experiment.output
     out_dir = Path(out_dir)
-    analyses = tuple(analyses or (experiment.analyses if experiment else ANALYSES))
+    if len(f.players) == 0:
+        raise ValueError("the results hold no games")
+    design = design_of(f, experiment.ladder if experiment else ())
+    analyses = tuple(analyses or (experiment.analyses if experiment else ())
+                     or default_analyses(design))
     for a in analyses:
         if a not in ANALYSES:
             raise ValueError(f"unknown analysis {a!r}; allowed: {', '.join(ANALYSES)}")
     correction = correction or (experiment.correction if experiment else "holm")
-    if correction not in CORRECTIONS or correction == "none":
-        raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh")
-    if len(f.players) == 0:
-        raise ValueError("the results hold no games")
 
-    ctx = Context(f, Writer(out_dir, dpi), correction, level)
+    ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses)
+    for a in analyses:
+        sections.BY_ANALYSIS[a].analyse(ctx)
+    ctx.family.adjust()
+    headline = sections.headline.build(ctx, sections.headline.compute(ctx))
+    body = [sections.BY_ANALYSIS[a].build(ctx) for a in analyses]
+    body += [sections.settings.build(ctx, experiment), sections.methods.build(ctx)]
+
     title = experiment.name if experiment else (f.manifest or {}).get("name", out_dir.name)
     description = experiment.description if experiment else ""
-    body = [sections.settings.build(ctx, experiment)]
-    headline = []
-    for a in ANALYSES:  # a fixed, readable order whatever the file lists
-        if a in analyses:
-            section, lines = sections.BY_ANALYSIS[a](ctx)
-            body.append(section)
-            headline += lines
-    body.append(sections.methods.build(ctx))
-
     report = Report(f"coltsim report: {title}", description, headline, body, out_dir)
     (out_dir / "report.md").write_text(render.markdown(report), encoding="utf-8")
     (out_dir / "report.html").write_text(render.html(report), encoding="utf-8")
@@ -89,6 +89,16 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
         (out_dir / "manifest.json").write_text(json.dumps(f.manifest, indent=2, default=str)
                                                + "\n", encoding="utf-8")
     return report
+
+
+def default_analyses(design: Design) -> tuple:
+    """The analyses that apply to a design, the question first: policies against each other
+    (tables of different policies), comparisons (several conditions), then balance, the
+    Gunslinger, round cards and seats (settings that seat one policy)."""
+    if not design.uniform:
+        return ("policies",)
+    first = (("policies",) if design.tables() else ()) + (("compare",) if design.pairs() else ())
+    return first + ("balance", "gunslinger", "round_cards", "seats")
 
 
 def render_from_folder(folder, data=None) -> Report:

@@ -1,10 +1,22 @@
 """Numbers as a report prints them: rates in percent, differences in percentage points,
-dollars, intervals in parentheses, p-values; an empty cell for a missing number."""
+dollars, intervals in parentheses, p-values; an empty cell for a missing number.
+
+Two rules keep the printed numbers honest: a number that rounds to zero is printed without a
+sign (never "-$0"), and an interval is never printed as a single repeated number: when its
+bounds round to the estimate, more digits are shown (up to three more), and an interval of width
+zero (the same value in every game) says so instead.
+
+>>> usd_ci(-0.2, -0.4, 0.1, signed=True), pct_ci(1.0, 0.99996, 1.0), pp_ci(0.0, 0.0, 0.0)
+('$0 (-$0.4 to +$0.1)', '100.0% (99.996 to 100.000)', '0.0 (the same in every game)')
+"""
 from __future__ import annotations
 
 import math
 
 from ...analysis.metrics import GAME_METRICS
+
+EXACT = "the same in every game"
+MORE_DIGITS = 3
 
 
 def is_missing(x) -> bool:
@@ -14,39 +26,62 @@ def is_missing(x) -> bool:
         return False
 
 
+def _number(x: float, digits: int, signed: bool, prefix: str = "", scale: float = 1.0) -> str:
+    """``x * scale`` with ``digits`` decimals, a sign only if it does not round to zero."""
+    v = x * scale
+    text = f"{abs(v):,.{digits}f}"
+    zero = float(text.replace(",", "")) == 0
+    sign = "" if zero else ("-" if v < 0 else ("+" if signed else ""))
+    return f"{sign}{prefix}{text}"
+
+
+def _with_interval(x, lo, hi, digits: int, signed: bool, prefix: str = "", scale: float = 1.0,
+                   suffix: str = "") -> str:
+    if is_missing(x):
+        return ""
+    if is_missing(lo) or is_missing(hi):
+        return _number(x, digits, signed, prefix, scale) + suffix
+    if abs(hi - lo) <= 1e-12 * max(1.0, abs(x)):  # zero width, up to rounding errors
+        return f"{_number(x, digits, signed, prefix, scale)}{suffix} ({EXACT})"
+    for d in range(digits, digits + MORE_DIGITS + 1):
+        parts = [_number(v, d, signed, prefix, scale) for v in (x, lo, hi)]
+        if parts[1] != parts[0] or parts[2] != parts[0]:
+            break
+    est = _number(x, digits, signed, prefix, scale)
+    return f"{est}{suffix} ({parts[1]} to {parts[2]})"
+
+
 def pct(x) -> str:
-    return "" if is_missing(x) else f"{100 * x:.1f}%"
+    return "" if is_missing(x) else _number(x, 1, False, scale=100) + "%"
 
 
 def pct_ci(x, lo, hi) -> str:
-    return "" if is_missing(x) else f"{100 * x:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})"
+    return _with_interval(x, lo, hi, 1, False, scale=100, suffix="%")
 
 
 def pp(x) -> str:
-    return "" if is_missing(x) else f"{100 * x:+.1f}"
+    return "" if is_missing(x) else _number(x, 1, True, scale=100)
 
 
-def pp_ci(x, lo, hi) -> str:
-    return "" if is_missing(x) else f"{100 * x:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+def pp_ci(x, lo, hi, signed: bool = True, unit: str = "") -> str:
+    """A difference of rates in percentage points, ``unit`` (e.g. ``" pp"``) after it."""
+    return _with_interval(x, lo, hi, 1, signed, scale=100, suffix=unit)
 
 
-def usd(x) -> str:
-    return "" if is_missing(x) else f"${x:,.0f}"
+def usd(x, signed: bool = False) -> str:
+    return "" if is_missing(x) else _number(x, 0, signed, "$")
 
 
 def usd_ci(x, lo, hi, signed=False) -> str:
-    if is_missing(x):
-        return ""
-    f = (lambda v: f"{'+' if v >= 0 else '-'}${abs(v):,.0f}") if signed else \
-        (lambda v: f"${v:,.0f}")
-    return f"{f(x)} ({f(lo)} to {f(hi)})"
+    return _with_interval(x, lo, hi, 0, signed, "$")
+
+
+def num(x, digits: int = 2, signed: bool = False) -> str:
+    return "" if is_missing(x) else _number(x, digits, signed)
 
 
 def num_ci(x, lo, hi, digits=2, signed=True) -> str:
-    if is_missing(x):
-        return ""
-    s = "+" if signed else ""
-    return f"{x:{s}.{digits}f} ({lo:{s}.{digits}f} to {hi:{s}.{digits}f})"
+    return _with_interval(x, lo, hi, digits, signed)
 
 
 def p_value(x) -> str:
@@ -59,11 +94,20 @@ def yes(x) -> str:
     return "yes" if bool(x) else ""
 
 
+def count(x) -> str:
+    return "" if is_missing(x) else f"{int(x):,}"
+
+
+def metric_name(metric: str) -> str:
+    """A game metric (analysis.metrics.GAME_METRICS) in words, with its unit."""
+    return GAME_METRICS[metric][0] if metric in GAME_METRICS else metric.replace("_", " ")
+
+
 def metric_ci(metric: str, x, lo, hi) -> str:
-    """A change in a game metric (analysis.metrics.GAME_METRICS) with its interval."""
+    """A change in a game metric with its interval."""
     kind = GAME_METRICS[metric][1]
     if kind == "rate":
-        return pp_ci(x, lo, hi) + " pp"
+        return pp_ci(x, lo, hi, unit=" pp")
     if "$" in GAME_METRICS[metric][0]:
         return usd_ci(x, lo, hi, signed=True)
     return num_ci(x, lo, hi)
@@ -74,4 +118,8 @@ def metric_value(metric: str, x) -> str:
         return pct(x)
     if "$" in GAME_METRICS[metric][0]:
         return usd(x)
-    return "" if is_missing(x) else f"{x:.2f}"
+    return num(x)
+
+
+def bandit(name) -> str:
+    return name.title() if isinstance(name, str) else ""

@@ -1,7 +1,10 @@
 """A report's structure (coltsim.study.report.document) as Markdown, for git, and as HTML, for a
 browser: the same content.  The HTML page is the Jinja template ``templates/report.html``
-(autoescaped)."""
+(autoescaped) and stands alone: its figures are embedded, so the page can be mailed or moved
+without its folder; a contents list links every section."""
 from __future__ import annotations
+
+import base64
 
 import jinja2
 import pandas as pd
@@ -16,21 +19,28 @@ def markdown(report: Report) -> str:
         out += [report.description, ""]
     if report.headline:
         out += ["## Headline", ""]
-        out += [f"> {line}\n>" for line in report.headline]
-        out[-1] = out[-1].rstrip(">").rstrip()
-        out.append("")
+        out += _markdown_blocks(report.headline, quote=True)
+    if len(report.sections) > 1:
+        out += ["Contents: " + " · ".join(f"[{s.title}](#{s.anchor})" for s in report.sections),
+                ""]
     for s in report.sections:
         out += [f"## {s.title}", ""]
-        for b in s.blocks:
-            if isinstance(b, str):
-                out += [b, ""]
-            elif isinstance(b, Figure):
-                out += [f"![{b.caption}](figures/{b.name}.png)", "", f"*{b.caption}*", ""]
-            elif isinstance(b, Table):
-                out += [f"**{b.caption}**", "", _markdown_table(b.display), ""]
-                note = f"{b.note} " if b.note else ""
-                out += [f"{note}Full table: [tables/{b.name}.csv](tables/{b.name}.csv)", ""]
+        out += _markdown_blocks(s.blocks)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _markdown_blocks(blocks, quote: bool = False) -> list[str]:
+    out = []
+    for b in blocks:
+        if isinstance(b, str):
+            out += [f"> {b}" if quote else b, ""]
+        elif isinstance(b, Figure):
+            out += [f"![{b.caption}](figures/{b.name}.png)", "", f"*{b.caption}*", ""]
+        elif isinstance(b, Table):
+            out += [f"**{b.caption}**", "", _markdown_table(b.display), ""]
+            note = f"{b.note} " if b.note else ""
+            out += [f"{note}Full table: [tables/{b.name}.csv](tables/{b.name}.csv)", ""]
+    return out
 
 
 def _markdown_table(df: pd.DataFrame) -> str:
@@ -55,7 +65,14 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("coltsim.study.report", "t
                           keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
 _ENV.filters["inline_code"] = _inline_code
 _ENV.tests["figure"] = lambda block: isinstance(block, Figure)
+_ENV.tests["table"] = lambda block: isinstance(block, Table)
 
 
 def html(report: Report) -> str:
-    return _ENV.get_template("report.html").render(report=report)
+    """The page, with every figure of ``report.out_dir/figures`` embedded as a data URI."""
+    def embedded(figure: Figure) -> str:
+        path = report.out_dir / "figures" / f"{figure.name}.png"
+        data = base64.b64encode(path.read_bytes()).decode("ascii") if path.exists() else ""
+        return f"data:image/png;base64,{data}"
+
+    return _ENV.get_template("report.html").render(report=report, embedded=embedded)

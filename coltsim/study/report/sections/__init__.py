@@ -1,9 +1,12 @@
-"""The sections of a report, one module each.  A section builder takes the report's
-:class:`~coltsim.study.report.context.Context` and returns the section and its headline
-sentences; ``BY_ANALYSIS`` names the builder of each analysis an experiment can ask for."""
-from . import balance, compare, gunslinger, methods, round_cards, seats, settings
+"""The sections of a report, one module each.  An analysis's module has ``analyse(ctx)``, which
+computes its tables (every table of tests joins the report's one family), and ``build(ctx)``,
+which writes its figures and tables once the family is adjusted; ``BY_ANALYSIS`` names the
+module of each analysis an experiment can ask for.  ``headline`` answers the question first,
+``settings`` and ``methods`` close the report."""
+from . import balance, compare, gunslinger, headline, methods, policies, round_cards, seats, \
+    settings
 
-BY_ANALYSIS = {"balance": balance.build, "seats": seats.build, "gunslinger": gunslinger.build,
-               "round_cards": round_cards.build, "compare": compare.build}
+BY_ANALYSIS = {"balance": balance, "compare": compare, "policies": policies,
+               "gunslinger": gunslinger, "round_cards": round_cards, "seats": seats}
 
-__all__ = ["BY_ANALYSIS", "methods", "settings"]
+__all__ = ["BY_ANALYSIS", "headline", "methods", "settings"]

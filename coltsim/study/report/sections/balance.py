@@ -1,82 +1,117 @@
-"""The character-balance section: win rates and scores per bandit, and each bandit's effect."""
+"""The character-balance section: each bandit's effect, win rate and score in every setting
+(per player count, condition and policy; within one policy at a mixed table)."""
 from __future__ import annotations
 
 import pandas as pd
 
 from ....analysis import balance
-from ....analysis.frames import setting_order
 from ... import plots
 from ..context import Context
 from ..document import Section
-from ..formatting import p_value, pct, pct_ci, pp, pp_ci, usd, usd_ci, yes
+from ..formatting import bandit, count, p_value, pct, pct_ci, pp, pp_ci, usd, usd_ci, yes
+
+TITLE = "Character balance"
+MAX_LOOT_PANELS = 6
 
 
-def build(ctx: Context):
-    f, w, corr, lvl = ctx.f, ctx.w, ctx.correction, ctx.level
-    rates = balance.win_rates(f, lvl, corr)
-    effects = balance.bandit_effects(f, "win", lvl, corr)
-    score_effects = balance.bandit_effects(f, "score", lvl, corr)
-    scores = balance.mean_scores(f, lvl)
-    spread = balance.spread(effects, lvl, ctx.corr_name)
-    headline = [spread.sentence(ctx.games, ctx.context_phrase())]
+def analyse(ctx: Context) -> None:
+    f, lvl, corr = ctx.f, ctx.level, ctx.correction
+    effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
+    ctx.table("spreads", lambda: balance.spreads(effects), test=False)
+    ctx.table("score_effects", lambda: balance.bandit_effects(f, "score", lvl, corr))
+    ctx.table("win_rates", lambda: balance.win_rates(f, lvl, corr))
+    ctx.table("mean_scores", lambda: balance.mean_scores(f, lvl))
 
+
+def build(ctx: Context) -> Section:
+    w = ctx.w
+    effects = ctx.table("effects").table
+    spreads = ctx.table("spreads")
+    score_effects = ctx.table("score_effects").table
+    rates = ctx.table("win_rates")
+    scores = ctx.table("mean_scores")
     blocks = [
-        "Win rate is each bandit's share of the victories in the games it played (a victory "
-        "shared by m players counts 1/m), so the fair share is exactly 1/players. The effect "
-        "of a bandit is its win rate minus the average bandit's, from one linear-probability "
-        "model over every bandit of every game with the setting (player count) and the seat "
-        "order from the First Player as controls; standard errors are clustered by game.",
-        w.figure("balance_effects",
-                 "Each bandit's win rate minus the average bandit's (percentage points), "
-                 "controlling for seat and player count; 95% intervals, filled = significant "
-                 f"after {ctx.corr_name} correction.",
-                 lambda fig, ax: plots.plot_bandit_effects(ax[0], effects.table), size=(7, 4)),
+        "A bandit's effect is its win rate minus the average bandit's in the same setting "
+        "(player count, rules and policy), from one linear-probability model with a term for "
+        "every bandit in every setting and the seat order from the First Player as a control; "
+        "nothing is averaged over player counts or the settings compared. At a table of "
+        "different policies, a bandit is compared only with the bandits played by the same "
+        "policy. Win rate counts a victory shared by m players as 1/m, so the fair share is "
+        "exactly 1/players.",
+        ctx.facet_figure(
+            "balance_effects", "Each bandit's win rate minus the average bandit's (percentage "
+            "points) in each setting, controlling for seat; 95% intervals, hollow markers are "
+            "not significant (see Methods).", effects,
+            lambda ax, rows, series, colours, title: plots.plot_bandit_effects(
+                ax, rows, series=series, colours=colours, title=title, legend=False),
+            positions=6, horizontal=True, legend_extra=plots.significance_handles()),
+        w.table("balance_spreads", "Strongest and weakest bandit of each setting (effect on "
+                "the win rate, percentage points)", spreads, pd.DataFrame({
+                    "setting": spreads["label"],
+                    "strongest": [f"{bandit(b)} {pp(e)}" for b, e in
+                                  zip(spreads["strongest"], spreads["strongest_effect"])],
+                    "weakest": [f"{bandit(b)} {pp(e)}" for b, e in
+                                zip(spreads["weakest"], spreads["weakest_effect"])],
+                    "spread (95% CI)": [pp_ci(*r) for r in spreads[["spread", "lo", "hi"]]
+                                        .itertuples(index=False)]}),
+                note="The two are picked after looking, so a spread leans slightly high."),
         w.table("balance_effects", "Bandit effects on the win rate (percentage points)",
-                effects.table, pd.DataFrame({
-                    "bandit": effects.table["bandit"].str.title(),
-                    "effect (95% CI)": [pp_ci(*r) for r in effects.table[
-                        ["estimate", "lo", "hi"]].itertuples(index=False)],
-                    "adjusted p": effects.table["p_adjusted"].map(p_value),
-                    "significant": effects.table["significant"].map(yes),
-                    "games": effects.table["n"].map("{:,}".format)})),
-        f"Spread between the strongest and weakest bandit: "
-        f"{pp_ci(spread.gap.estimate, spread.gap.lo, spread.gap.hi)} percentage points "
-        "(picked after looking, so it leans slightly high).",
-        w.figure("balance_win_rates",
-                 "Win rate of each bandit by setting with Wilson 95% intervals; dashed lines: the "
-                 "fair share 1/players in the colour of the setting.",
-                 lambda fig, ax: plots.plot_win_rates(ax[0], rates), size=(9, 4.5)),
+                effects, pd.DataFrame({
+                    "setting": effects["label"], "bandit": effects["bandit"].map(bandit),
+                    "effect (95% CI)": [pp_ci(*r) for r in effects[["estimate", "lo", "hi"]]
+                                        .itertuples(index=False)],
+                    "adjusted p": effects["p_adjusted"].map(p_value),
+                    "significant": effects["significant"].map(yes),
+                    "games": effects["n"].map(count)})),
+        ctx.facet_figure(
+            "balance_win_rates", "Win rate of each bandit with Wilson 95% intervals; dashed: "
+            "the fair share (1/players; at a table of different policies, the policy's own "
+            "share per seat).", rates,
+            lambda ax, rows, series, colours, title: plots.plot_win_rates(
+                ax, rows, series, colours, title=title, legend=False), positions=6),
         w.table("balance_win_rates", "Win rate by bandit and setting", rates, pd.DataFrame({
-            "setting": rates["label"], "bandit": rates["bandit"].str.title(),
-            "games": rates["n"].map("{:,}".format),
+            "setting": rates["label"], "bandit": rates["bandit"].map(bandit),
+            "games": rates["n"].map(count),
             "win rate (95% CI)": [pct_ci(*r) for r in rates[["rate", "lo", "hi"]].itertuples(
                 index=False)],
             "fair share": rates["fair_share"].map(pct),
             "vs fair (pp)": rates["vs_fair"].map(pp),
             "adjusted p": rates["p_adjusted"].map(p_value),
             "significant": rates["significant"].map(yes)})),
-        w.figure("balance_scores", "Mean final score of each bandit by setting, 95% intervals.",
-                 lambda fig, ax: plots.plot_mean_scores(ax[0], scores), size=(9, 4.5)),
+        ctx.facet_figure(
+            "balance_scores", "Mean final score of each bandit, 95% intervals.", scores,
+            lambda ax, rows, series, colours, title: plots.plot_mean_scores(
+                ax, rows, series, colours, title=title, legend=False), positions=6),
         w.table("balance_score_effects", "Bandit effects on the final score (dollars), "
-                "controlling for seat and player count", score_effects.table, pd.DataFrame({
-                    "bandit": score_effects.table["bandit"].str.title(),
-                    "effect (95% CI)": [usd_ci(*r, signed=True) for r in score_effects.table[
+                "controlling for seat", score_effects, pd.DataFrame({
+                    "setting": score_effects["label"],
+                    "bandit": score_effects["bandit"].map(bandit),
+                    "effect (95% CI)": [usd_ci(*r, signed=True) for r in score_effects[
                         ["estimate", "lo", "hi"]].itertuples(index=False)],
-                    "adjusted p": score_effects.table["p_adjusted"].map(p_value),
-                    "significant": score_effects.table["significant"].map(yes)})),
+                    "adjusted p": score_effects["p_adjusted"].map(p_value),
+                    "significant": score_effects["significant"].map(yes)})),
     ]
-    present = [s for s in setting_order(f) if s in set(scores["setting"])]
-    if present:
-        blocks.append(w.per_setting_figure(
+    units = list(dict.fromkeys(zip(scores["setting"], scores["policy"])))
+    shown = units
+    note = ""
+    if len(units) > MAX_LOOT_PANELS:
+        first = ctx.design.conditions[0]
+        shown = [u for u in units
+                 if (scores.loc[scores["setting"] == u[0], "condition"] == first).any()]
+        shown = shown[:MAX_LOOT_PANELS]
+        note = f" Shown: {len(shown)} of {len(units)} settings ({first}); every setting is in " \
+               "the table below."
+    if shown:
+        blocks.append(w.panels(
             "balance_loot", "Mean dollars per game of each bandit by kind (purses, jewels, "
-            "strongboxes, ransoms, Gunslinger bonus).", present,
-            lambda ax, sid: plots.plot_loot_mix(ax, scores, sid, title="Dollars by kind"),
-            max_cols=3, panel=(5.5, 4.8)))
+            "strongboxes, ransoms, Gunslinger bonus)." + note, shown,
+            lambda ax, u: plots.plot_loot_mix(ax, scores, u[0], u[1], legend=False),
+            panel=(5.0, 4.4)))
     blocks.append(w.table("balance_scores", "Mean score by bandit and setting", scores,
                           pd.DataFrame({
-                              "setting": scores["label"], "bandit": scores["bandit"].str.title(),
+                              "setting": scores["label"], "bandit": scores["bandit"].map(bandit),
                               "mean score (95% CI)": [usd_ci(*r) for r in scores[
                                   ["mean", "lo", "hi"]].itertuples(index=False)],
-                              **{k: scores[f"mean_{k}"].map(usd)
-                                 for k in balance.LOOT_KINDS}})))
-    return Section("Character balance", blocks), headline
+                              **{("Gunslinger bonus" if k == "bonus" else k):
+                                 scores[f"mean_{k}"].map(usd) for k in balance.LOOT_KINDS}})))
+    return Section(TITLE, [b for b in blocks if b is not None])

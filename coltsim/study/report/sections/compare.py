@@ -1,61 +1,115 @@
-"""The comparison section: settings against their baseline on the same seeds."""
+"""The comparison section: each condition against its baseline on the same deals, and whether
+the players reacted to it at all."""
 from __future__ import annotations
 
 import pandas as pd
 
-from ....analysis import compare
+from ....analysis import balance, compare
 from ....analysis.metrics import GAME_METRICS
 from ... import plots
 from ..context import Context
 from ..document import Section
-from ..formatting import metric_ci, metric_value, p_value, pct, pp_ci, usd_ci, yes
+from ..formatting import (
+    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, pp_ci, yes,
+)
+
+TITLE = "Comparison on the same deals"
 
 
-def build(ctx: Context):
-    f, w, corr, lvl = ctx.f, ctx.w, ctx.correction, ctx.level
-    pairs = compare.default_pairs(f.settings)
+def analyse(ctx: Context) -> None:
+    f, lvl, corr = ctx.f, ctx.level, ctx.correction
+    pairs = ctx.design.pairs()
     if not pairs:
-        return Section("Comparison on the same seeds", [
-            "Nothing to compare: no two settings share a player count and line-up."]), []
-    table = compare.compare(f, pairs, lvl, corr)
-    headline = []
-    for base, other in pairs:
-        t = table[(table["baseline"] == base) & (table["setting"] == other)]
-        score = t[t["quantity"] == "mean_score"].iloc[0]
-        line = (f"{t['label'].iloc[0]} against {t['baseline_label'].iloc[0]} (same seeds): mean "
-                f"score {usd_ci(score['difference'], score['lo'], score['hi'], signed=True)}")
-        bandits = t[(t["group"] == "bandit") & t["significant"]]
-        if len(bandits):
-            top = bandits.loc[bandits["difference"].abs().idxmax()]
-            line += (f"; the largest change in a bandit's win rate is "
-                     f"{top['quantity'][4:].title()}'s, "
-                     f"{pp_ci(top['difference'], top['lo'], top['hi'])} points")
-        else:
-            line += "; no bandit's win rate changes significantly"
-        headline.append(line + ".")
+        return
+    effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
+    ctx.table("spread_changes", lambda: balance.spread_changes(effects, pairs))
+    ctx.table("compare", lambda: compare.compare(f, pairs, lvl, corr))
+    ctx.table("play", lambda: compare.play_changes(f, pairs, lvl))
+
+
+def verdict(row) -> str:
+    """Whether the players reacted, in words (a row of compare.play_changes)."""
+    if row["changed"] == 0 and row["rescored"] == 0:
+        return "nothing changed: the same play and the same scores in every game"
+    if row["changed"] == 0:
+        return "the players did not react to this rule; the difference is rescoring"
+    return f"play changed in {pct(row['changed_rate'])} of the games"
+
+
+def _moved(before: str, after: str) -> str:
+    return bandit(before) if before == after else f"{bandit(before)} → {bandit(after)}"
+
+
+def build(ctx: Context) -> Section:
+    w = ctx.w
+    if not ctx.design.pairs():
+        return Section(TITLE, ["Nothing to compare: no two settings share a player count and "
+                               "policy."])
+    table = ctx.table("compare")
+    play = ctx.table("play")
+    changes = ctx.table("spread_changes")
     blocks = [
-        "Each setting is compared with the first setting listed with the same player count and "
-        "line-up. Game i of both settings starts from the same seeds, so differences are taken "
-        "game by game (bandit by bandit, seat by seat) and their intervals come from the paired "
-        "differences.",
-        w.figure("compare_bandits", "Change in each bandit's win rate against the baseline "
-                 "setting on the same seeds, 95% paired intervals.",
-                 lambda fig, ax: plots.plot_comparison(ax[0], table, "bandit"), size=(8, 5)),
-        w.figure("compare_seats", "Change in each seat's win rate against the baseline setting "
-                 "on the same seeds, 95% paired intervals.",
-                 lambda fig, ax: plots.plot_comparison(ax[0], table, "seat"), size=(8, 4.5)),
+        "Each setting is compared with the first condition listed at the same player count and "
+        "policy (its baseline). Game i of both starts from the same deal, so differences are "
+        "taken game by game (bandit by bandit, seat by seat) and their intervals come from the "
+        "paired differences. A game was *played differently* when any bandit's actions "
+        f"({', '.join(compare.PLAY_COLUMNS[c] for c in compare.play_columns(ctx.f.players))}), "
+        "loot, bullets received or character differ from the baseline's game; a game played "
+        "the same way with other scores was only *rescored*.",
+        w.table("compare_play", "Did the players react?", play, pd.DataFrame({
+            "setting": play["label"], "baseline": play["baseline_label"],
+            "games": play["games"].map(count),
+            "played differently (95% CI)": [pct_ci(*r) for r in play[
+                ["changed_rate", "changed_lo", "changed_hi"]].itertuples(index=False)],
+            "only rescored": play["rescored"].map(count),
+            "verdict": [verdict(r) for _, r in play.iterrows()]})),
     ]
+    if len(changes):
+        blocks.append(w.table(
+            "compare_spreads", "Spread between the strongest and weakest bandit (percentage "
+            "points of win rate), baseline and setting, on the same deals", changes,
+            pd.DataFrame({
+                "setting": changes["label"], "baseline": changes["baseline_label"],
+                "strongest": [_moved(a, b) for a, b in
+                              zip(changes["baseline_strongest"], changes["strongest"])],
+                "weakest": [_moved(a, b) for a, b in
+                            zip(changes["baseline_weakest"], changes["weakest"])],
+                "spread": [f"{num(100 * a, 1)} → {num(100 * b, 1)}" for a, b in
+                           zip(changes["baseline_spread"], changes["spread"])],
+                "change (95% CI)": [pp_ci(*r) for r in changes[["change", "lo", "hi"]]
+                                    .itertuples(index=False)],
+                "adjusted p": changes["p_adjusted"].map(p_value),
+                "significant": changes["significant"].map(yes)})))
+    for group, name, caption in (
+            ("bandit", "compare_bandits", "Change in each bandit's win rate against the "
+             "baseline on the same deals (percentage points), 95% paired intervals; hollow "
+             "markers are not significant."),
+            ("play", "compare_actions", "Change in each bandit's actions per game against the "
+             "baseline on the same deals, 95% paired intervals."),
+            ("seat", "compare_seats", "Change in each seat's win rate against the baseline on "
+             "the same deals (percentage points), 95% paired intervals.")):
+        rows = table[table["group"] == group]
+        if len(rows):
+            blocks.append(ctx.facet_figure(
+                name, caption, rows,
+                lambda ax, r, series, colours, title, g=group: plots.plot_comparison(
+                    ax, r, g, series, colours, title=title, legend=False),
+                positions=rows["quantity"].nunique(), horizontal=True,
+                legend_extra=plots.significance_handles()))
 
     def fmt(row):
         q = row["quantity"]
         if q in GAME_METRICS:
             return (metric_value(q, row["baseline_mean"]), metric_value(q, row["mean"]),
                     metric_ci(q, row["difference"], row["lo"], row["hi"]))
+        if row["group"] == "play":
+            return (num(row["baseline_mean"]), num(row["mean"]),
+                    metric_ci("shots", row["difference"], row["lo"], row["hi"]))
         return (pct(row["baseline_mean"]), pct(row["mean"]),
-                pp_ci(row["difference"], row["lo"], row["hi"]) + " pp")
+                pp_ci(row["difference"], row["lo"], row["hi"], unit=" pp"))
 
     cells = [fmt(r) for _, r in table.iterrows()]
-    blocks.append(w.table("compare", "Differences on the same seeds (setting minus baseline)",
+    blocks.append(w.table("compare", "Differences on the same deals (setting minus baseline)",
                           table, pd.DataFrame({
                               "setting": table["label"], "baseline": table["baseline_label"],
                               "quantity": table["description"],
@@ -64,4 +118,4 @@ def build(ctx: Context):
                               "difference (95% CI)": [c[2] for c in cells],
                               "adjusted p": table["p_adjusted"].map(p_value),
                               "significant": table["significant"].map(yes)})))
-    return Section("Comparison on the same seeds", blocks), headline
+    return Section(TITLE, [b for b in blocks if b is not None])

@@ -1,26 +1,47 @@
-"""The methods section: intervals, tests and the multiple-comparison correction."""
+"""The methods section: the one family of tests, intervals, the model, and what "robust"
+means."""
 from __future__ import annotations
 
+from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST
 from ..context import Context
 from ..document import Section
 
+TITLE = "Methods"
+
 
 def build(ctx: Context) -> Section:
-    corr = {"holm": "Holm-Bonferroni correction (it controls the chance of any false positive "
-                    "in a table at 5%)",
-            "bh": "Benjamini-Hochberg correction (it controls the expected share of false "
-                  "positives among the significant rows of a table at 5%)"}[ctx.correction]
-    return Section("Methods", [
-        f"Multiple comparisons: every table is one family of tests, adjusted with the {corr}; "
-        "\"significant\" means an adjusted p-value below 0.05. Intervals are not adjusted.",
+    corr = {"holm": "Holm-Bonferroni correction, which keeps the chance of any false positive "
+                    "among them at 5%",
+            "bh": "Benjamini-Hochberg correction, which keeps the expected share of false "
+                  "positives among the significant ones at 5%"}[ctx.correction]
+    blocks = [
+        f"Multiple comparisons: the {ctx.family.size:,} tests this report marks as significant "
+        f"or not (in every table and figure) are one family, adjusted together with the "
+        f"{corr}; \"significant\" means an adjusted p-value below 0.05. Intervals are not "
+        "adjusted.",
         f"Intervals are {ctx.level:.0%}: Wilson score intervals for rates, normal intervals for "
         "means, Welch intervals for differences of means, Newcombe's hybrid score intervals for "
         "differences of rates, and paired-difference intervals for comparisons on the same "
-        "seeds. Tests against the fair share are score tests.",
-        "Bandit effects come from a least-squares (linear-probability) model of each bandit's "
-        "share of the victory on bandit, setting and seat-order-within-setting dummies, one row "
-        "per bandit per game, with cluster-robust (CR1) standard errors by game; an effect is "
-        "the bandit's coefficient minus the mean of the bandits' coefficients.",
-        "Everything here is computed from the saved results (`coltsim report` re-renders it "
-        "without simulating).",
-    ])
+        "deals. Tests against the fair share are score tests. An interval printed with more "
+        "digits than its estimate is narrower than the estimate's last digit.",
+        "Bandit effects come from one least-squares (linear-probability) model of each bandit's "
+        "share of the victory with a term for every bandit in every setting (every player count, "
+        "condition and policy; at a table of different policies, every policy's seats), and "
+        "seat-order-within-setting dummies, one row per bandit per game. Standard errors are "
+        "cluster-robust (CR1) by deal: game i of every setting is played from the same deal, so "
+        "a change between two settings (a spread before and after) gets a paired interval from "
+        "the same model. An effect is the bandit's coefficient minus the mean of the bandits' "
+        "coefficients in its setting; the spread is the strongest minus the weakest.",
+    ]
+    top = ctx.design.strongest_two()
+    if top is not None:
+        blocks.append(
+            f"Robustness: a conclusion is *{ROBUST}* when it holds for the two strongest "
+            f"policies of the ladder ({top[0]} and {top[1]}), and *{DEPENDS}* otherwise. For a "
+            "setting, the conclusion is its strongest and its weakest bandit (each counted only "
+            "where its effect is significant); for a comparison, the direction of the spread's "
+            "change (or no significant change) and the strongest bandit after it. A conclusion "
+            f"with nothing significant under either policy is *{INCONCLUSIVE}*.")
+    blocks.append("Everything here is computed from the saved results (`coltsim report` "
+                  "re-renders it without simulating).")
+    return Section(TITLE, blocks)

@@ -4,40 +4,40 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ....analysis.frames import column_codes, compact_policies, rule_columns, setting_labels
-from ....rules import Rules
+from ....analysis.design import rule_phrase
+from ....analysis.frames import column_codes, rule_columns
 from ..context import Context
 from ..document import Section
 
+TITLE = "Settings"
+
 
 def build(ctx: Context, experiment) -> Section:
-    f = ctx.f
-    s = f.settings.copy()
-    labels = setting_labels(s)
+    f, d = ctx.f, ctx.design.settings
     codes, names = column_codes(f.games["setting"])
     counts = pd.Series(np.bincount(codes[codes >= 0], minlength=len(names)), index=names)
-    defaults = Rules().as_dict()
+    rules = rule_columns(f.settings)
 
     def changed(row):
-        out = []
-        for c in rule_columns(s):
-            d = defaults.get(c)
-            d = ",".join(d) if isinstance(d, list) else d
-            if c in defaults and str(row[c]) != str(d):
-                out.append(f"{c}={row[c]}")
-        return ", ".join(out) or "defaults"
+        return ", ".join(p for p in (rule_phrase(c, row[c]) for c in rules) if p) \
+            or "printed rules"
 
     display = pd.DataFrame({
-        "setting": s["setting"].astype(str),
-        "label": s["setting"].astype(str).map(labels),
-        "players": s["players"],
-        "line-up": s.get("lineup", ""),
-        "policies": s["policies"].map(compact_policies) if "policies" in s else "",
-        "rules": s.apply(changed, axis=1) if len(s) else [],
-        "games": s["setting"].astype(str).map(counts).fillna(0).astype(int).map("{:,}".format),
+        "setting": d["setting"], "label": d["label"], "players": d["players"],
+        "line-up": d["lineup"], "policies": d["policy"],
+        "rules": d.apply(changed, axis=1) if len(d) else [],
+        "games": d["setting"].map(counts).fillna(0).astype(int).map("{:,}".format),
     })
-    table = ctx.w.table("settings", "Settings", s, display)
-    blocks = [f"{ctx.games:,} games in {len(s)} setting{'s' if len(s) != 1 else ''}."]
+    if d["mixed"].any():
+        display.insert(5, "seats", d["policies"].str.replace(",", ", "))
+    table = ctx.w.table("settings", "Settings", f.settings, display)
+    blocks = [f"{ctx.games:,} games in {len(d)} setting{'s' if len(d) != 1 else ''}."]
+    if d["mixed"].any():
+        blocks.append("A table of different policies is played in every rotation of its seats "
+                      "(one setting each, on the same deals).")
+    if ctx.design.ladder:
+        blocks.append("Policies, from the weakest to the strongest (the experiment's ladder): "
+                      + ", ".join(f"`{p}`" for p in ctx.design.ladder) + ".")
     m = f.manifest or {}
     facts = [f"{k} `{m[k]}`" for k in ("seed", "coltsim_version", "rules_version", "version")
              if k in m and not isinstance(m[k], (dict, list))]
@@ -46,4 +46,4 @@ def build(ctx: Context, experiment) -> Section:
     if facts:
         blocks.append("Recorded: " + ", ".join(facts) + ".")
     blocks.append(table)
-    return Section("Settings", blocks)
+    return Section(TITLE, blocks)

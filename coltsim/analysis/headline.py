@@ -1,0 +1,264 @@
+"""The answer to an experiment's question, one row per setting and one per comparison.
+
+An experiment compares conditions (coltsim.analysis.design) at each player count and policy;
+its headline answers exactly that, never pooled over what is compared:
+
+- one ``setting`` row per uniform setting (condition x player count x policy): the strongest and
+  weakest bandit and the spread between them with its interval; the share of games the
+  Gunslinger bonus decides; the First Player's edge; the round card that moves scores most;
+- one ``comparison`` row per pair (a condition against the baseline at the same player count and
+  policy, on the same deals): the spread before and after and its change with a paired interval,
+  the change in mean score and in the Gunslinger's decisiveness, the bandit whose win rate moves
+  most, and whether the players reacted at all (share of games played differently);
+- one ``policy`` row per policy at each mixed table: its share of the victories per seat.
+
+With a ladder of policies (the experiment's ``ladder``, weakest first), ``robust`` says whether
+a conclusion holds for the two strongest policies: a setting's strongest and weakest bandit (each
+counted only where its effect is significant), or a comparison's direction (the sign of the
+spread's change where significant, else "no change") and the strongest bandit after it.  A
+conclusion with nothing significant under either policy is neither: "not significant for
+either".
+
+:func:`headline` computes it from results; :func:`answers` combines tables already computed
+(a report adjusts their p-values as one family first).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import balance, compare, gunslinger, round_cards, seats
+from .design import Design, design_of
+from .frames import Results, as_results
+from .stats import LEVEL
+from .tournament import policy_shares
+
+ROBUST = "robust"
+DEPENDS = "depends on play strength"
+INCONCLUSIVE = "not significant for either"
+
+COLUMNS = [
+    "kind", "setting", "baseline", "condition", "baseline_condition", "players", "policy",
+    "value", "games",
+    "strongest", "strongest_effect", "weakest", "weakest_effect", "spread", "spread_lo",
+    "spread_hi",
+    "baseline_strongest", "baseline_weakest", "baseline_spread", "spread_change",
+    "spread_change_lo", "spread_change_hi", "spread_change_significant",
+    "mean_score_change", "mean_score_change_lo", "mean_score_change_hi",
+    "bandit_change_bandit", "bandit_change", "bandit_change_lo", "bandit_change_hi",
+    "played_differently", "played_differently_lo", "played_differently_hi", "rescored",
+    "shots_change", "shots_change_lo", "shots_change_hi",
+    "gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi",
+    "first_player_edge", "first_player_edge_lo", "first_player_edge_hi",
+    "top_card", "top_card_effect", "top_card_lo", "top_card_hi",
+    "win_share", "win_share_lo", "win_share_hi", "fair_share",
+    "robust",
+]
+
+
+def headline(results, analyses=("balance", "compare"), ladder=(), level: float = LEVEL,
+             correction: str = "holm") -> pd.DataFrame:
+    """The headline table of ``results`` for the given analyses (each table adjusted on its
+    own; a report adjusts every test it prints as one family).  Columns: :data:`COLUMNS`."""
+    f = as_results(results)
+    design = design_of(f, ladder)
+    return answers(compute(f, design, analyses, level, correction), design)
+
+
+def compute(f, design: Design, analyses, level: float = LEVEL,
+            correction: str = "holm") -> dict:
+    """The tables :func:`answers` reads, for the given analyses (``games``: games per
+    setting, always)."""
+    tables = {"games": games_per_setting(f)}
+    pairs = design.pairs()
+    if design.uniform and ("balance" in analyses or "compare" in analyses):
+        effects = balance.bandit_effects(f, "win", level, correction)
+        tables["effects"] = effects.table
+        tables["spreads"] = balance.spreads(effects)
+        tables["spread_changes"] = balance.spread_changes(effects, pairs)
+    if "compare" in analyses and pairs:
+        tables["compare"] = compare.compare(f, pairs, level, correction)
+        tables["play"] = compare.play_changes(f, pairs, level)
+    if "gunslinger" in analyses:
+        tables["gunslinger"] = gunslinger.gunslinger_summary(f, level)
+    if "seats" in analyses:
+        tables["first_player"] = seats.first_player_advantage(f, level, correction)
+    if "round_cards" in analyses:
+        tables["cards"] = round_cards.card_effects(f, ["mean_score"], level, correction)
+    if "policies" in analyses and design.tables():
+        tables["policies"] = table_shares(f, design, level)
+    return tables
+
+
+def games_per_setting(f: Results) -> pd.Series:
+    """Games played in each setting (setting id -> count)."""
+    return f.games["setting"].astype(str).value_counts()
+
+
+def table_shares(f, design: Design, level: float = LEVEL) -> pd.DataFrame:
+    """Every mixed table's :func:`~coltsim.analysis.tournament.policy_shares`, over its seat
+    rotations: ``setting`` (the table), ``label, players, condition``, then its columns."""
+    frames = []
+    for table, rotations in design.tables().items():
+        shares = policy_shares(subset(f, rotations), level)
+        row = design.row(table)
+        shares.insert(0, "setting", table)
+        shares.insert(1, "label", row["label"])
+        shares.insert(2, "players", row["players"])
+        shares.insert(3, "condition", row["condition_label"])
+        frames.append(shares)
+    return pd.concat(frames, ignore_index=True)
+
+
+def subset(f: Results, settings) -> Results:
+    """The results of some settings only."""
+    def keep(df):
+        return df[np.isin(df["setting"].astype(str), list(settings))]
+
+    return Results(keep(f.players), keep(f.games), keep(f.settings), f.manifest)
+
+
+def answers(tables: dict, design: Design) -> pd.DataFrame:
+    """One row per setting and player count, one per comparison, one per policy at a mixed
+    table (columns :data:`COLUMNS`), from the tables of :func:`compute` (with their
+    ``significant`` columns as the caller adjusted them)."""
+    rows = [_setting_row(r, tables) for r in design.settings.itertuples() if not r.mixed]
+    rows += [_comparison_row(base, other, design, tables) for base, other in design.pairs()]
+    if "policies" in tables:
+        for r in tables["policies"].itertuples():
+            rows.append({"kind": "policy", "setting": r.setting, "condition": r.condition,
+                         "players": r.players, "policy": r.policy, "games": r.games,
+                         "win_share": r.win_rate, "win_share_lo": r.ci_low,
+                         "win_share_hi": r.ci_high, "fair_share": r.fair_share})
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    table["robust"] = robustness(table, design, tables.get("effects"))
+    return table
+
+
+def _setting_row(r, tables: dict) -> dict:
+    row = {"kind": "setting", "setting": r.setting, "condition": r.condition_label,
+           "players": r.players, "policy": r.policy, "value": r.value}
+    spread = _one(tables.get("spreads"), setting=r.setting)
+    if spread is not None:
+        row.update(strongest=spread["strongest"], strongest_effect=spread["strongest_effect"],
+                   weakest=spread["weakest"], weakest_effect=spread["weakest_effect"],
+                   spread=spread["spread"], spread_lo=spread["lo"], spread_hi=spread["hi"])
+    if "games" in tables:
+        row["games"] = int(tables["games"].get(r.setting, 0))
+    g = _one(tables.get("gunslinger"), setting=r.setting)
+    if g is not None and g["awarded_rate"] > 0:
+        row.update(gunslinger_decided=g["changed_rate"],
+                   gunslinger_decided_lo=g["changed_lo"], gunslinger_decided_hi=g["changed_hi"])
+    fp = _one(tables.get("first_player"), setting=r.setting)
+    if fp is not None:
+        row.update(first_player_edge=fp["vs_fair"], first_player_edge_lo=fp["lo"] - fp["fair_share"],
+                   first_player_edge_hi=fp["hi"] - fp["fair_share"])
+    cards = tables.get("cards")
+    if cards is not None:
+        c = cards[(cards["setting"] == r.setting) & (cards["metric"] == "mean_score")]
+        if len(c):
+            top = c.loc[c["effect"].abs().idxmax()]
+            row.update(top_card=top["card"], top_card_effect=top["effect"],
+                       top_card_lo=top["lo"], top_card_hi=top["hi"])
+    return row
+
+
+def _comparison_row(base: str, other: str, design: Design, tables: dict) -> dict:
+    b, o = design.row(base), design.row(other)
+    row = {"kind": "comparison", "setting": other, "baseline": base,
+           "condition": o["condition_label"], "baseline_condition": b["condition_label"],
+           "players": o["players"], "policy": o["policy"], "value": o["value"]}
+    if "games" in tables:  # deals played under both
+        row["games"] = int(min(tables["games"].get(base, 0), tables["games"].get(other, 0)))
+    ch = _one(tables.get("spread_changes"), baseline=base, setting=other)
+    if ch is not None:
+        row.update(strongest=ch["strongest"], weakest=ch["weakest"], spread=ch["spread"],
+                   baseline_strongest=ch["baseline_strongest"],
+                   baseline_weakest=ch["baseline_weakest"],
+                   baseline_spread=ch["baseline_spread"], spread_change=ch["change"],
+                   spread_change_lo=ch["lo"], spread_change_hi=ch["hi"],
+                   spread_change_significant=bool(ch.get("significant", ch["p_value"] < 0.05)))
+    cmp = tables.get("compare")
+    if cmp is not None:
+        t = cmp[(cmp["baseline"] == base) & (cmp["setting"] == other)]
+        for metric, name in (("mean_score", "mean_score_change"), ("shots", "shots_change"),
+                             ("gunslinger_changed_winner", "gunslinger_decided")):
+            m = t[t["quantity"] == metric]
+            if len(m):
+                m = m.iloc[0]
+                row.update({name: m["difference"], f"{name}_lo": m["lo"], f"{name}_hi": m["hi"]})
+        bandits = t[(t["group"] == "bandit") & t["significant"]]
+        if len(bandits):
+            top = bandits.loc[bandits["difference"].abs().idxmax()]
+            row.update(bandit_change_bandit=top["quantity"].split(":", 1)[1],
+                       bandit_change=top["difference"], bandit_change_lo=top["lo"],
+                       bandit_change_hi=top["hi"])
+    play = _one(tables.get("play"), baseline=base, setting=other)
+    if play is not None:
+        row.update(played_differently=play["changed_rate"],
+                   played_differently_lo=play["changed_lo"],
+                   played_differently_hi=play["changed_hi"], rescored=int(play["rescored"]))
+    return row
+
+
+def _text(x) -> str:
+    return x if isinstance(x, str) else ""
+
+
+def _one(table: pd.DataFrame | None, **where):
+    if table is None:
+        return None
+    mask = np.ones(len(table), bool)
+    for col, value in where.items():
+        mask &= (table[col].astype(str) == str(value)).to_numpy()
+    return table[mask].iloc[0] if mask.any() else None
+
+
+def conclusion(row: pd.Series, effects: pd.DataFrame | None) -> tuple:
+    """What a headline row concludes, in terms that can hold or not under another policy:
+    a setting's strongest and weakest bandit (None where its effect is not significant); a
+    comparison's direction of the spread's change (+1, -1, or 0 when not significant) and its
+    strongest bandit after the change (None where not significant)."""
+    def significant(setting, bandit):
+        if effects is None or not isinstance(bandit, str):
+            return False
+        hit = effects[(effects["setting"] == setting) & (effects["bandit"] == bandit)]
+        return bool(len(hit)) and bool(hit["significant"].iloc[0])
+
+    if row["kind"] == "setting":
+        return (row["strongest"] if significant(row["setting"], row["strongest"]) else None,
+                row["weakest"] if significant(row["setting"], row["weakest"]) else None)
+    direction = 0
+    if row["spread_change_significant"] is True:
+        direction = int(np.sign(row["spread_change"]))
+    return (direction,
+            row["strongest"] if significant(row["setting"], row["strongest"]) else None)
+
+
+def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None) -> list:
+    """``robust`` / ``depends on play strength`` / ``not significant for either`` (nothing
+    significant under both policies) for the setting and comparison rows of every
+    condition and player count that the ladder's two strongest policies both played (all of
+    its policies' rows get the verdict); ``""`` elsewhere, and for every row without a ladder
+    or without the balance columns."""
+    out = [""] * len(table)
+    top = design.strongest_two()
+    if top is None or table["strongest"].isna().all():
+        return out
+    groups = {}
+    for i, row in table.iterrows():
+        if row["kind"] in ("setting", "comparison") and isinstance(row["strongest"], str):
+            key = (row["kind"], row["condition"], _text(row["baseline_condition"]),
+                   row["players"])
+            rows, by_policy = groups.setdefault(key, ([], {}))
+            rows.append(i)
+            if row["policy"] in top:
+                by_policy[row["policy"]] = conclusion(row, effects)
+    for rows, by_policy in groups.values():
+        if len(by_policy) == 2:
+            a, b = by_policy[top[0]], by_policy[top[1]]
+            verdict = (INCONCLUSIVE if a == b and not any(a) else ROBUST if a == b
+                       else DEPENDS)
+            for i in rows:
+                out[i] = verdict
+    return out

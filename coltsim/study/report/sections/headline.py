@@ -1,0 +1,449 @@
+"""The headline: the answer to the experiment's question, per setting and per player count, in
+the order of the experiment's analyses, then the figures of the answer (against the swept value
+for a numeric sweep) and the table behind it (``tables/headline.csv``: one row per setting and
+player count, one per comparison, one per policy at a mixed table)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST, answers, games_per_setting
+from ... import plots
+from ...labels import card_label
+from ..context import Context
+from ..document import Table
+from ..formatting import bandit, count, num, pct, pct_ci, pp, pp_ci, usd_ci
+from .compare import verdict
+
+MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
+
+
+def compute(ctx: Context) -> pd.DataFrame:
+    """The headline table (after the family of tests is adjusted)."""
+    tables = {k: (v.table if hasattr(v, "table") else v) for k, v in ctx.cache.items()}
+    tables["games"] = games_per_setting(ctx.f)
+    if "order" in tables:
+        order = tables["order"]
+        tables["first_player"] = order[order["order"] == 0].reset_index(drop=True)
+    if "cards" in tables:
+        cards = tables["cards"]
+        tables["cards"] = cards[cards["significant"]]
+    table = answers(tables, ctx.design)
+    if "gunslinger_bonus" in ctx.design.settings:  # a $0 title decides nothing
+        unpaid = set(ctx.design.settings.loc[
+            ctx.design.settings["gunslinger_bonus"].astype(int) == 0, "setting"])
+        rows = (table["kind"] == "setting") & table["setting"].isin(unpaid)
+        table.loc[rows, ["gunslinger_decided", "gunslinger_decided_lo",
+                         "gunslinger_decided_hi"]] = float("nan")
+    return table
+
+
+def build(ctx: Context, table: pd.DataFrame) -> list:
+    table.to_csv(ctx.w.out_dir / "tables" / "headline.csv", index=False)
+    blocks = []
+    for analysis in ctx.analyses:
+        blocks += SENTENCES[analysis](ctx, table)
+    blocks += figures(ctx, table)
+    settings = table[table["kind"] == "setting"]
+    if len(settings):
+        blocks.append(_settings_table(ctx, table, settings))
+    comparisons = table[table["kind"] == "comparison"]
+    if len(comparisons):
+        blocks.append(_comparisons_table(ctx, table, comparisons))
+    return blocks
+
+
+# --- sentences ---------------------------------------------------------------------------------
+# Up to this many groups of rows (a condition and policy, over its player counts) are told one
+# sentence each; more are summed up in one sentence, the table below giving every row.
+MAX_GROUPS = 3
+
+
+def _where(ctx: Context, condition: str, policy: str) -> str:
+    """What a group of rows shares, as the start of a sentence."""
+    parts = [condition] if len(ctx.design.conditions) > 1 else []
+    if len(ctx.design.policies) > 1:
+        parts.append(f"{policy} players")
+    return ", ".join(parts)
+
+
+def _lead(where: str, what: str) -> str:
+    """``"Printed rules: what: "``, or ``"What: "`` when nothing needs saying first."""
+    return _capital(f"{where}: {what}" if where else what) + ": "
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _groups(rows: pd.DataFrame):
+    return list(rows.groupby(["condition", "policy"], sort=False))
+
+
+def _robust(row) -> str:
+    return f" [{row['robust']}]" if isinstance(row["robust"], str) and row["robust"] else ""
+
+
+def _tally(values) -> str:
+    """``"Belle in 10 settings, Tuco in 2"``."""
+    counts = pd.Series(list(values)).value_counts()
+    parts = [f"{bandit(b)} in {n} setting{'s' if n != 1 else ''}" if i == 0 else
+             f"{bandit(b)} in {n}" for i, (b, n) in enumerate(counts.items())]
+    return ", ".join(parts)
+
+
+def _robust_tally(rows: pd.DataFrame) -> str:
+    marked = rows[rows["robust"] != ""]
+    if not len(marked):
+        return ""
+    counts = marked["robust"].value_counts()
+    return " Against the two strongest policies: " + ", ".join(
+        f"{counts.get(v, 0)} of {len(marked)} {v}" for v in (ROBUST, DEPENDS, INCONCLUSIVE)
+        if counts.get(v, 0)) + "."
+
+
+def _significant(effects, setting, name) -> bool:
+    if effects is None:
+        return True
+    hit = effects[(effects["setting"] == setting) & (effects["bandit"] == name)]
+    return bool(len(hit)) and bool(hit["significant"].iloc[0])
+
+
+def _balance(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[(table["kind"] == "setting") & table["strongest"].notna()]
+    effects = ctx.table("effects").table if "effects" in ctx.cache else None
+    if not len(rows):
+        return []
+    groups = _groups(rows)
+    if len(groups) > MAX_GROUPS:
+        top = [r["strongest"] for _, r in rows.iterrows()
+               if _significant(effects, r["setting"], r["strongest"])]
+        bottom = [r["weakest"] for _, r in rows.iterrows()
+                  if _significant(effects, r["setting"], r["weakest"])]
+        none = len(rows) - len(top)
+        return [f"Strongest bandit (significantly above the average bandit): "
+                f"{_tally(top) or 'none'}; weakest (significantly below): "
+                f"{_tally(bottom) or 'none'}"
+                + (f"; {none} of {len(rows)} settings have no bandit significantly above the "
+                   "average" if none else "") + ". The spread between the strongest and the weakest bandit "
+                f"ranges from {_points(rows['spread'].min())} to {_points(rows['spread'].max())}"
+                " percentage points (every setting: the table and figure below)."
+                + _robust_tally(rows)]
+    out = []
+    for (condition, policy), g in groups:
+        parts = []
+        for _, r in g.iterrows():
+            sig = _significant(effects, r["setting"], r["strongest"])
+            parts.append(f"{r['players']} players: {bandit(r['strongest'])} "
+                         f"{pp(r['strongest_effect'])} / {bandit(r['weakest'])} "
+                         f"{pp(r['weakest_effect'])}, spread "
+                         f"{pp_ci(r['spread'], r['spread_lo'], r['spread_hi'], signed=False)}"
+                         + ("" if sig else " (no bandit significantly above the average)")
+                         + _robust(r))
+        out.append(_lead(_where(ctx, condition, policy), "strongest / weakest bandit (win "
+                         "rate against the average bandit, percentage points) and the spread "
+                         "between them (95% CI)") + "; ".join(parts) + ".")
+    return out
+
+
+def _points(x) -> str:
+    """A spread (never negative) in percentage points, without a sign."""
+    return num(100 * x, 1)
+
+
+def _comparison_sentence(r) -> str:
+    parts = []
+    if isinstance(r["strongest"], str):
+        parts.append(f"spread {_points(r['baseline_spread'])} → {_points(r['spread'])} points, "
+                     f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
+                     + ("" if r["spread_change_significant"] is True
+                        or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
+                        else ", not significant"))
+        if r["strongest"] != r["baseline_strongest"]:
+            parts.append(f"strongest bandit {bandit(r['baseline_strongest'])} → "
+                         f"{bandit(r['strongest'])}")
+    if pd.notna(r["mean_score_change"]):
+        parts.append("mean score " + usd_ci(r["mean_score_change"], r["mean_score_change_lo"],
+                                            r["mean_score_change_hi"], signed=True))
+    if isinstance(r["bandit_change_bandit"], str):
+        parts.append(f"the largest change in a bandit's win rate is "
+                     f"{bandit(r['bandit_change_bandit'])}'s, "
+                     f"{pp_ci(r['bandit_change'], r['bandit_change_lo'], r['bandit_change_hi'])}"
+                     " points")
+    elif pd.notna(r["mean_score_change"]):
+        parts.append("no bandit's win rate changes significantly")
+    if pd.notna(r["played_differently"]):
+        parts.append(verdict(_play(r)))
+    return "; ".join(parts)
+
+
+def _play(r) -> dict:
+    return {"changed": round(r["played_differently"] * r["games"]), "rescored": r["rescored"],
+            "changed_rate": r["played_differently"]}
+
+
+def _compare(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[table["kind"] == "comparison"]
+    if not len(rows):
+        return []
+    many_policies = len(ctx.design.policies) > 1
+    if len(rows) <= MAX_SENTENCES:
+        return [_capital(f"{r['condition']} against {r['baseline_condition']} "
+                         f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
+                         + ", same deals): " + _comparison_sentence(r) + "." + _robust(r))
+                for _, r in rows.iterrows()]
+    changes = rows.dropna(subset=["spread_change"])
+    out = []
+    if len(changes):
+        down = int((changes["spread_change_significant"].eq(True)
+                    & (changes["spread_change"] < 0)).sum())
+        up = int((changes["spread_change_significant"].eq(True)
+                  & (changes["spread_change"] > 0)).sum())
+        text = (f"Against {changes['baseline_condition'].iloc[0]}, on the same deals, the "
+                f"spread between bandits narrows significantly in {down} of {len(changes)} "
+                f"comparisons and widens in {up}")
+        sig = changes[changes["spread_change_significant"].eq(True)]
+        if len(sig):
+            best = sig.loc[sig["spread_change"].abs().idxmax()]
+            text += ("; the largest change is " + pp_ci(best["spread_change"],
+                                                        best["spread_change_lo"],
+                                                        best["spread_change_hi"])
+                     + f" points ({best['condition']}, {best['players']} players"
+                     + (f", {best['policy']}" if many_policies else "") + ")")
+        out.append(text + "." + _robust_tally(changes))
+    played = rows.dropna(subset=["played_differently"])
+    still = played[played["played_differently"] == 0]
+    if len(played):
+        out.append(f"The players reacted (played differently in some games) in "
+                   f"{len(played) - len(still)} of {len(played)} comparisons"
+                   + (f"; in the other {len(still)} the difference is rescoring" if len(still)
+                      else "") + ".")
+    return out
+
+
+def _policies(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[table["kind"] == "policy"]
+    labels = ctx.design.settings.set_index("setting")["label"]
+    tables = ctx.design.tables()
+    out = []
+    for setting, g in rows.groupby("setting", sort=False):
+        parts = [f"{r['policy']} {pct_ci(r['win_share'], r['win_share_lo'], r['win_share_hi'])}"
+                 for _, r in g.iterrows()]
+        rotations = len(tables[setting])
+        out.append(f"{labels[setting]}: share of the victories per seat (95% CI) "
+                   + ", ".join(parts) + f", against a fair share of {pct(g['fair_share'].iloc[0])}"
+                   f" ({count(g['games'].iloc[0] // rotations)} deals, each played in "
+                   f"{rotations} seat rotations).")
+    return out
+
+
+def _gunslinger(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[(table["kind"] == "setting") & table["gunslinger_decided"].notna()]
+    groups = _groups(rows)
+    if len(groups) > MAX_GROUPS:
+        return [f"The Gunslinger bonus changes the winner in {pct(rows['gunslinger_decided'].min())}"
+                f" to {pct(rows['gunslinger_decided'].max())} of the games, depending on the "
+                "setting (every setting: the table below)."]
+    out = []
+    for (condition, policy), g in groups:
+        parts = [pct_ci(r["gunslinger_decided"], r["gunslinger_decided_lo"],
+                        r["gunslinger_decided_hi"]) + f" at {r['players']} players"
+                 for _, r in g.iterrows()]
+        out.append(_lead(_where(ctx, condition, policy), "the Gunslinger bonus changes the "
+                         "winner in this share of games (95% CI)") + "; ".join(parts) + ".")
+    return out
+
+
+def _seats(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[(table["kind"] == "setting") & table["first_player_edge"].notna()]
+    order = ctx.table("order") if "order" in ctx.cache else None
+    first = order[order["order"] == 0] if order is not None else None
+    significant = set(first.loc[first["significant"], "setting"]) if first is not None else set()
+    groups = _groups(rows)
+    if len(groups) > MAX_GROUPS:
+        sig = rows[rows["setting"].isin(significant)]
+        return [f"The First Player's advantage (win rate minus the fair share) is significant "
+                f"in {len(sig)} of {len(rows)} settings"
+                + (f", from {pp(sig['first_player_edge'].min())} to "
+                   f"{pp(sig['first_player_edge'].max())} points" if len(sig) else "") + "."]
+    out = []
+    for (condition, policy), g in groups:
+        parts = [pp_ci(r["first_player_edge"], r["first_player_edge_lo"],
+                       r["first_player_edge_hi"]) + f" at {r['players']} players"
+                 + ("" if r["setting"] in significant else " (not significant)")
+                 for _, r in g.iterrows()]
+        out.append(_lead(_where(ctx, condition, policy), "the First Player's advantage (the "
+                         "win rate of the First Player of round 1 minus the fair share, "
+                         "percentage points, 95% CI)") + "; ".join(parts) + ".")
+    return out
+
+
+def _round_cards(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[table["kind"] == "setting"]
+    groups = _groups(rows)
+    found = rows.dropna(subset=["top_card"])
+    if len(groups) > MAX_GROUPS or not len(found):
+        if not len(found):
+            return ["No round or station card moves the mean score per bandit significantly "
+                    "in any setting."]
+        top = found.loc[found["top_card_effect"].abs().idxmax()]
+        return [f"A card moves the mean score per bandit significantly in {len(found)} of "
+                f"{len(rows)} settings; the largest: {card_label(top['top_card'])}, "
+                + usd_ci(top["top_card_effect"], top["top_card_lo"], top["top_card_hi"],
+                         signed=True)
+                + f" per bandit ({top['condition']}, {top['players']} players)."]
+    out = []
+    for (condition, policy), g in groups:
+        parts = [f"{card_label(r['top_card'])} at {r['players']} players, "
+                 + usd_ci(r["top_card_effect"], r["top_card_lo"], r["top_card_hi"], signed=True)
+                 if isinstance(r["top_card"], str) else
+                 f"none significantly at {r['players']} players" for _, r in g.iterrows()]
+        out.append(_lead(_where(ctx, condition, policy), "the card that moves the mean score "
+                         "per bandit most, against a deck with another card in its place")
+                   + "; ".join(parts) + ".")
+    return out
+
+
+SENTENCES = {"balance": _balance, "compare": _compare, "policies": _policies,
+             "gunslinger": _gunslinger, "seats": _seats, "round_cards": _round_cards}
+
+
+# --- figures -----------------------------------------------------------------------------------
+def figures(ctx: Context, table: pd.DataFrame) -> list:
+    """The answer as figures: the spread in every setting (against the swept value for a
+    numeric sweep) and, for a sweep, each bandit's effect, the Gunslinger's decisiveness and the
+    change in mean score against the swept value."""
+    settings = table[(table["kind"] == "setting") & table["spread"].notna()]
+    if not ({"balance", "compare"} & set(ctx.analyses)) or len(settings) < 2:
+        return []
+    axis = ctx.design.axis
+    policies = list(dict.fromkeys(settings["policy"]))
+    players = {f"{n} players": c for n, c in ctx.colours["players"].items()}
+    settings = settings.assign(series=settings["players"].map("{} players".format))
+
+    def spread(ax, policy):
+        plots.plot_spreads(ax, settings[settings["policy"] == policy],
+                           "value" if axis else "condition", "series", players,
+                           title=_panel_title(policy, policies, "Spread between bandits"),
+                           legend=False)
+        _axis_label(ax, axis)
+
+    width = 8.0 if axis else max(5.0, 1.1 * len(ctx.design.conditions) + 2.5)
+    named = "" if axis or settings.groupby("policy").size().max() > 12 else \
+        "; above each: its strongest / weakest bandit"
+    out = [ctx.w.panels("headline_spread", "The answer: the strongest minus the weakest bandit "
+                        "(percentage points of win rate) in each setting, 95% intervals"
+                        + (f", against {_words(axis)}" if axis else "") + named + ".",
+                        policies, spread,
+                        panel=(min(width, 12.0), 4.2), max_cols=2, sharey=True)]
+    if axis is None:
+        return out
+    effects = ctx.table("effects").table
+    value = ctx.design.settings.set_index("setting")["value"]
+    rank = {b: i for i, b in enumerate(plots.BANDIT_COLOURS)}
+    sweep = effects.assign(value=effects["setting"].map(value), series=effects["bandit"]
+                           .map(bandit), _rank=effects["bandit"].map(rank))
+    sweep = sweep.dropna(subset=["value"]).sort_values("_rank", kind="stable")
+    bandits = {bandit(b): c for b, c in ctx.colours["bandit"].items()}
+
+    def bandit_lines(ax, rows, series, colours, title):
+        plots.plot_lines(ax, rows, "value", "estimate", "lo", "hi", "series", bandits, 100)
+        ax.axhline(0, **plots.ZERO_STYLE)
+        ax.set_title(title)
+        ax.set_ylabel("against the average bandit (pp)")
+        _axis_label(ax, axis)
+
+    out.append(ctx.facet_figure(
+        "sweep_bandits", f"Each bandit's win rate minus the average bandit's (percentage "
+        f"points) against {_words(axis)}, 95% intervals (bands).", sweep, bandit_lines))
+    for column, kind, name, what, scale in (
+            ("gunslinger_decided", "setting", "sweep_gunslinger",
+             "games the Gunslinger bonus decides (%)", 100),
+            ("mean_score_change", "comparison", "sweep_mean_score",
+             "change in the mean score per bandit against the baseline ($)", 1)):
+        rows = table[(table["kind"] == kind) & table[column].notna() & table["value"].notna()]
+        if not len(rows):
+            continue
+        rows = rows.assign(series=rows["players"].map("{} players".format))
+
+        def lines(ax, policy, rows=rows, column=column, what=what, scale=scale):
+            plots.plot_lines(ax, rows[rows["policy"] == policy], "value", column,
+                             f"{column}_lo", f"{column}_hi", "series", players, scale)
+            ax.set_ylabel(plots.wrap(what, 34))
+            ax.set_title(_panel_title(policy, policies, ""))
+            _axis_label(ax, axis)
+
+        out.append(ctx.w.panels(name, f"The {what.split(' (')[0]} against {_words(axis)}, "
+                                "95% intervals (bands).",
+                                [p for p in policies if (rows["policy"] == p).any()], lines,
+                                panel=(6.0, 4.0), max_cols=2))
+    return out
+
+
+def _words(option: str) -> str:
+    return option.replace("_", " ")
+
+
+def _panel_title(policy: str, policies: list, single: str) -> str:
+    return policy if len(policies) > 1 else single
+
+
+def _axis_label(ax, axis):
+    ax.set_xlabel(_words(axis) if axis else "")
+
+
+# --- tables ------------------------------------------------------------------------------------
+def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
+    display = {"setting": rows["condition"], "players": rows["players"]}
+    if len(ctx.design.policies) > 1:
+        display["policy"] = rows["policy"]
+    if rows["strongest"].notna().any():
+        display["strongest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
+                                     for b, e in zip(rows["strongest"], rows["strongest_effect"])]
+        display["weakest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
+                                   for b, e in zip(rows["weakest"], rows["weakest_effect"])]
+        display["spread, pp (95% CI)"] = [pp_ci(*r, signed=False) for r in rows[
+            ["spread", "spread_lo", "spread_hi"]].itertuples(index=False)]
+    if rows["gunslinger_decided"].notna().any():
+        display["Gunslinger decides (95% CI)"] = [pct_ci(*r) for r in rows[
+            ["gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi"]]
+            .itertuples(index=False)]
+    if rows["first_player_edge"].notna().any():
+        display["First Player edge, pp (95% CI)"] = [pp_ci(*r) for r in rows[
+            ["first_player_edge", "first_player_edge_lo", "first_player_edge_hi"]]
+            .itertuples(index=False)]
+    if "round_cards" in ctx.analyses:
+        display["card moving the score most, $ (95% CI)"] = [
+            f"{card_label(c)} {usd_ci(e, lo, hi, signed=True)}" if isinstance(c, str) else "none"
+            for c, e, lo, hi in rows[["top_card", "top_card_effect", "top_card_lo",
+                                      "top_card_hi"]].itertuples(index=False)]
+    if (rows["robust"] != "").any():
+        display["robust"] = rows["robust"]
+    note = "One row per setting and player count" + (
+        ", then one per comparison (the table below)." if (table["kind"] == "comparison").any()
+        else ".")
+    return Table("headline", "The answer per setting and player count", table,
+                 pd.DataFrame(display), note)
+
+
+def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
+    display = {"setting": rows["condition"], "baseline": rows["baseline_condition"],
+               "players": rows["players"]}
+    if len(ctx.design.policies) > 1:
+        display["policy"] = rows["policy"]
+    if rows["spread_change"].notna().any():
+        display["spread, pp"] = [f"{_points(a)} → {_points(b)}" for a, b in
+                                 zip(rows["baseline_spread"], rows["spread"])]
+        display["change, pp (95% CI)"] = [pp_ci(*r) for r in rows[
+            ["spread_change", "spread_change_lo", "spread_change_hi"]].itertuples(index=False)]
+        display["strongest"] = [bandit(a) if a == b else f"{bandit(a)} → {bandit(b)}"
+                                for a, b in zip(rows["baseline_strongest"], rows["strongest"])]
+    if rows["mean_score_change"].notna().any():
+        display["mean score (95% CI)"] = [usd_ci(*r, signed=True) for r in rows[
+            ["mean_score_change", "mean_score_change_lo", "mean_score_change_hi"]]
+            .itertuples(index=False)]
+    if rows["played_differently"].notna().any():
+        display["played differently"] = rows["played_differently"].map(pct)
+    if (rows["robust"] != "").any():
+        display["robust"] = rows["robust"]
+    return Table("headline", "The answer per comparison (same deals)", table,
+                 pd.DataFrame(display))

@@ -1,0 +1,224 @@
+"""Reports answer the experiment's question: scenario experiments through ``coltsim run`` (the
+engine, the runner, the report) and the headline they write, mixed tables analysed per policy
+and played like a tournament, and conclusions checked against a ladder of policies."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from coltsim.analysis import balance, headline
+from coltsim.analysis.design import design_of
+from coltsim.analysis.frames import concat_results
+from coltsim.analysis.synthetic import synthetic_results
+from coltsim.cli import main
+from coltsim.setting import make_setting
+from coltsim.study.tournament import tournament
+
+WITHOUT_BELLE = '["ghost", "cheyenne", "tuco", "django", "doc"]'
+
+
+def run(tmp_path, text: str, name: str = "x"):
+    """``coltsim run`` on an experiment file; its headline table."""
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    out = tmp_path / name
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    return out, pd.read_csv(out / "tables" / "headline.csv")
+
+
+def test_an_ability_removed_changes_the_answer_per_setting_and_its_comparison(tmp_path):
+    """Belle without her ability at 5 players (greedy): a row per setting, each with its own
+    strongest bandit, and the comparison's change in the spread, negative, with an interval."""
+    out, h = run(tmp_path, f"""
+name = "belle_nerf"
+seed = 5
+games = 3000
+analyses = ["compare", "balance"]
+backend = "threading"
+
+[[settings]]
+players = 5
+policies = "greedy"
+
+[[settings]]
+label = "Belle without her ability"
+players = 5
+policies = "greedy"
+rules = {{ abilities = {WITHOUT_BELLE} }}
+""")
+    settings = h[h["kind"] == "setting"].set_index("condition")
+    assert list(settings.index) == ["printed rules", "Belle without her ability"]
+    assert (settings["players"] == 5).all() and (settings["games"] == 3000).all()
+    assert settings.loc["printed rules", "strongest"] == "belle"
+    assert settings.loc["Belle without her ability", "strongest"] != "belle"
+    assert (settings["spread_lo"] < settings["spread"]).all()
+    assert (settings["spread"] < settings["spread_hi"]).all()
+    (comparison,) = h[h["kind"] == "comparison"].itertuples()
+    assert comparison.baseline_condition == "printed rules"
+    assert comparison.spread_change_lo < comparison.spread_change < comparison.spread_change_hi
+    assert comparison.spread_change_hi < 0 and comparison.spread_change_significant
+    assert comparison.spread_change == pytest.approx(comparison.spread
+                                                     - comparison.baseline_spread)
+    assert comparison.bandit_change_bandit == "belle" and comparison.bandit_change_hi < 0
+    assert comparison.played_differently > 0.5  # the players reacted: other games
+    md = (out / "report.md").read_text()
+    assert "strongest bandit Belle → " in md.split("## ")[1]  # in the headline, first
+
+
+def test_a_rule_the_players_ignore_is_reported_as_rescoring(tmp_path):
+    out, h = run(tmp_path, """
+name = "bonus"
+seed = 2
+games = 200
+analyses = ["compare"]
+backend = "threading"
+
+[sweep]
+players = [3]
+policies = ["random"]
+
+[sweep.rules]
+gunslinger_bonus = [1000, 0]
+""")
+    (comparison,) = h[h["kind"] == "comparison"].itertuples()
+    assert comparison.played_differently == 0 and comparison.rescored > 0
+    assert comparison.shots_change == 0 and comparison.shots_change_lo == 0
+    md = (out / "report.md").read_text()
+    assert "the players did not react to this rule; the difference is rescoring" in md
+    assert "-$0" not in md
+
+
+MIXED = """
+name = "mixed"
+seed = 4
+games = 40
+backend = "threading"
+{analyses}
+[[settings]]
+players = 3
+label = "greedy against two random"
+policies = ["greedy", "random", "random"]
+"""
+
+
+def test_a_mixed_table_is_played_like_a_tournament_and_analysed_per_policy(tmp_path):
+    out, h = run(tmp_path, MIXED.format(analyses='analyses = ["policies", "balance"]'))
+    # coltsim run plays every seat rotation, and its shares are the tournament's.
+    shares = pd.read_csv(out / "tables" / "policies.csv")
+    table = make_setting(3, policies=["greedy", "random", "random"],
+                         label="greedy against two random")
+    direct = tournament(table, 40, seed=4, workers=1, backend="threading")
+    cols = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "mean_score"]
+    pd.testing.assert_frame_equal(shares[cols], direct[cols], check_dtype=False)
+    assert list(shares["games"]) == [120, 120]  # 40 deals x 3 rotations
+    # Bandit effects only within one policy: one set per policy, none pooled over the table.
+    effects = pd.read_csv(out / "tables" / "balance_effects.csv")
+    assert set(effects["policy"]) == {"greedy", "random"}
+    games = effects.groupby("policy")["n"].sum()
+    assert games["greedy"] == 120 and games["random"] == 240  # seats held, over rotations
+    rates = pd.read_csv(out / "tables" / "balance_win_rates.csv")
+    greedy = rates[rates["policy"] == "greedy"]
+    # The fair share of a policy's bandits is the policy's own share, not 1/players.
+    assert greedy["fair_share"].iloc[0] == pytest.approx(shares["win_rate"].iloc[0])
+    policy_rows = h[h["kind"] == "policy"]
+    assert list(policy_rows["policy"]) == ["greedy", "random"]
+    assert policy_rows["win_share"].iloc[0] > 1 / 3
+    assert not (h["kind"] == "setting").any()  # no uniform setting, no pooled answer
+
+
+def test_a_mixed_table_defaults_to_the_policies_section(tmp_path):
+    out, h = run(tmp_path, MIXED.format(analyses=""))
+    md = (out / "report.md").read_text()
+    assert [line for line in md.splitlines() if line.startswith("## ")][:2] == [
+        "## Headline", "## Policies against each other"]
+    assert "Character balance" not in md
+
+
+def test_rotations_of_a_table_are_one_table_and_its_units_hold_one_policy():
+    f = concat_results(*[synthetic_results((3,), 50, seed=1, setting_prefix=f"r{k}")
+                         for k in range(3)])
+    seats = [["greedy", "random", "random"], ["random", "greedy", "random"],
+             ["random", "random", "greedy"]]
+    f.settings["policies"] = [",".join(s) for s in seats]
+    setting = f.players["setting"].astype(str).str[1].astype(int).to_numpy()
+    seat = f.players["seat"].to_numpy()
+    f.players["policy"] = pd.Categorical(np.where(seat == setting, "greedy", "random"))
+    d = design_of(f)
+    assert d.tables() == {"r03": ["r03", "r13", "r23"]}
+    assert list(d.settings["rotation"]) == [0, 1, 2]
+    assert not d.pairs() and not d.uniform
+    effects = balance.bandit_effects(f).table
+    assert set(zip(effects["setting"], effects["policy"])) == {("r03", "greedy"),
+                                                               ("r03", "random")}
+
+
+# --- a ladder of policies ------------------------------------------------------------------------
+def _two_policies(edges: dict) -> tuple:
+    """Synthetic results of the printed rules and a variant, each played by greedy and rollout
+    (``edges``: policy -> (planted edge in the printed rules, in the variant))."""
+    parts = []
+    for policy, (base, variant) in edges.items():
+        parts.append(synthetic_results((4,), 20_000, seed=3, setting_prefix=f"{policy}-a",
+                                       bandit_edge=base, policy=policy))
+        parts.append(synthetic_results((4,), 20_000, seed=3, setting_prefix=f"{policy}-b",
+                                       bandit_edge=variant, policy=policy, gunslinger_bonus=0))
+    return concat_results(*parts)
+
+
+def test_a_conclusion_is_robust_when_the_two_strongest_policies_agree():
+    f = _two_policies({"random": ({"doc": 0.06}, {}), "greedy": ({"tuco": 0.06}, {}),
+                       "rollout": ({"tuco": 0.05}, {})})
+    h = headline.headline(f, ("balance", "compare"), ladder=("random", "greedy", "rollout"))
+    settings = h[h["kind"] == "setting"]
+    assert len(settings) == 6 and set(settings["policy"]) == {"random", "greedy", "rollout"}
+    printed = settings[settings["condition"] == "printed rules"]
+    assert list(printed["strongest"]) == ["doc", "tuco", "tuco"]
+    # Tuco is the strongest for the two strongest policies: robust (the weakest random's too).
+    assert (printed["robust"] == headline.ROBUST).all()
+    comparisons = h[h["kind"] == "comparison"]
+    assert len(comparisons) == 3 and (comparisons["robust"] == headline.ROBUST).all()
+    assert (comparisons["spread_change"] < 0).all()
+
+
+def test_a_conclusion_depends_on_play_strength_when_they_disagree():
+    f = _two_policies({"greedy": ({"tuco": 0.06}, {"belle": 0.06}),
+                       "rollout": ({"belle": 0.06}, {"belle": 0.06})})
+    h = headline.headline(f, ("balance", "compare"), ladder=("greedy", "rollout"))
+    printed = h[(h["kind"] == "setting") & (h["condition"] == "printed rules")]
+    assert list(printed["strongest"]) == ["tuco", "belle"]
+    assert (printed["robust"] == headline.DEPENDS).all()
+    variant = h[(h["kind"] == "setting") & (h["condition"] != "printed rules")]
+    assert (variant["robust"] == headline.ROBUST).all()  # Belle under both
+    comparisons = h[h["kind"] == "comparison"]
+    assert (comparisons["robust"] == headline.DEPENDS).all()  # Tuco -> Belle only for greedy
+    # Without a ladder, the headline is still given per policy, unmarked.
+    plain = headline.headline(f, ("balance",))
+    assert (plain["robust"] == "").all() and len(plain[plain["kind"] == "setting"]) == 4
+
+
+def test_a_ladder_experiment_reports_every_answer_per_policy(tmp_path):
+    out, h = run(tmp_path, """
+name = "ladder"
+seed = 9
+games = 60
+analyses = ["compare", "balance"]
+ladder = ["greedy", "rollout"]
+backend = "threading"
+
+[policy_params.rollout]
+budget = 2
+
+[sweep]
+players = [3]
+
+[sweep.rules]
+gunslinger_bonus = [1000, 0]
+""")
+    settings = h[h["kind"] == "setting"]
+    assert list(zip(settings["condition"], settings["policy"])) == [
+        ("printed rules", "greedy"), ("printed rules", "rollout (budget 2)"),
+        ("Gunslinger bonus $0", "greedy"), ("Gunslinger bonus $0", "rollout (budget 2)")]
+    comparisons = h[h["kind"] == "comparison"]
+    assert list(comparisons["policy"]) == ["greedy", "rollout (budget 2)"]
+    assert set(h["robust"]) <= {headline.ROBUST, headline.DEPENDS, headline.INCONCLUSIVE}
+    md = (out / "report.md").read_text()
+    assert "two strongest policies of the ladder (greedy and rollout (budget 2))" in md
