@@ -18,7 +18,7 @@ An experiment asks one question of many simulated games.  Its file lists the set
     [sweep]                         # every combination of:
     players = [3, 4, 5, 6]
     lineups = ["random"]            # "random", "all", "ghost,belle,tuco" or a list of names
-    policies = ["greedy"]           # one for every seat, or a list with one per player
+    policies = ["greedy"]           # one for every seat, or one per player (default: planner)
 
     [sweep.rules]                   # each rule option: a list of values to sweep
     gunslinger_bonus = [1000, 0]
@@ -56,6 +56,7 @@ from types import MappingProxyType
 import pandas as pd
 
 from . import constants as K
+from .policies import DEFAULT as DEFAULT_POLICY
 from .rules import Rules
 from .runner import BACKENDS, LINEUP_ALL, LINEUP_RANDOM, make_setting
 from .setting import MAX_PLAYERS, MIN_PLAYERS, check_rules, lineup_codes
@@ -359,7 +360,7 @@ def _expand_sweep(source, sweep, base_rules) -> list:
                               f"{MAX_PLAYERS})")
     players = _as_list(sweep["players"])
     lineups = _as_list(sweep.get("lineups", ["random"]))
-    policies = _as_list(sweep.get("policies", ["random"]))
+    policies = _as_list(sweep.get("policies", [DEFAULT_POLICY]))
     for key, values in (("players", players), ("lineups", lineups), ("policies", policies)):
         if not values:
             raise ExperimentError(f"{source}: sweep.{key}: empty list; give at least one value")
@@ -402,8 +403,8 @@ def _explicit_setting(source, key, entry, base_rules):
     _known_keys(source, f"{key}.rules", rules, RULE_OPTIONS)
     options = _with_origin(base_rules, "rules")
     options.update(_with_origin(rules, f"{key}.rules"))
-    return (key, entry["players"], entry.get("lineup", "random"), entry.get("policies", "random"),
-            options)
+    return (key, entry["players"], entry.get("lineup", "random"),
+            entry.get("policies", DEFAULT_POLICY), options)
 
 
 def _resolve(source, key, players, lineup, policies, options, policy_params) -> Setting:

@@ -112,7 +112,8 @@ def trace_game(players: int = 4, seed: int = 0, game_index: int = 0, bandits=Non
     bandits : list of str or comma-separated str, optional
         One bandit per seat (two per player with 2 players); ``"random"`` or None draws them.
     policies : str or list of str, optional
-        One policy name for every player, or one per player (default ``"random"``).
+        One policy name for every player, or one per player (default
+        ``coltsim.policies.DEFAULT``).
     rules : Rules or dict, optional
         Rule options (default: ``Rules()``).
     """

@@ -8,13 +8,16 @@ registered by name with an integer id; mixed seats dispatch on the id of the dec
 (``choose``).  ``view`` holds the helpers that read the position, ``observe`` the observation and
 the determinisation used by ``rollout``; ``registry`` resolves names, presets, parameters and
 user policies (``"package.module:function"``); ``kernels`` plays batches with any mix of them.
-See docs/policies.md.
+``DEFAULT`` names the policy of every seat not told otherwise, ``LADDER`` the built-ins from
+weakest to strongest.  See docs/policies.md.
 """
 from .builtin import FIRST_USER_ID, POLICY_IDS, POLICY_NAMES, choose
-from .registry import Seats, load_user_policy, param_names, param_vector, resolve_policies
+from .registry import (
+    DEFAULT, LADDER, Seats, load_user_policy, param_names, param_vector, resolve_policies,
+)
 
-__all__ = ["FIRST_USER_ID", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose", "load_user_policy",
-           "param_names", "param_vector", "resolve_policies", "batch_kernel"]
+__all__ = ["DEFAULT", "LADDER", "FIRST_USER_ID", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose",
+           "load_user_policy", "param_names", "param_vector", "resolve_policies", "batch_kernel"]
 
 
 def batch_kernel(functions: tuple = ()):

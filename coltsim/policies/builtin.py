@@ -11,11 +11,12 @@ player's own random stream (``RNG_DECIDE + player``).
 
 A built-in's id is its index in ``POLICY_NAMES``; the presets of ``weighted`` (aggressive,
 cautious, never_fires, never_moves_marshal) have ids of their own, so a name alone says everything.
+``planner`` (planner.py) comes after them.
 
 ``choose(st)`` looks up the deciding player's policy id in ``st.seat_policy``.  ``random`` is
 answered inline (one draw, no observation), so the random path costs what it always did.
-``greedy`` and ``weighted`` read only what their player may know through view.py's helpers, which
-give the same answers on the state as on an observation, so they are handed the state itself
+``greedy``, ``weighted`` and ``planner`` read only what their player may know (view.py's rule), so
+they give the same answers on the state as on an observation and are handed the state itself
 (no copy); tests/test_policies.py checks both facts.  ``rollout`` samples worlds from an
 observation built for it.  User policies (ids from ``FIRST_USER_ID``) are dispatched by a kernel
 compiled for them (kernels.py); here an unknown id plays at random.
@@ -25,6 +26,7 @@ from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .heuristic import PRESET_NAMES, greedy_policy, preset_policy, weighted_policy
 from .observe import new_observation, observe
+from .planner import planner_policy
 from .rollout import rollout_policy
 
 POLICY_RANDOM = 0
@@ -32,7 +34,8 @@ POLICY_GREEDY = 1
 POLICY_WEIGHTED = 2
 POLICY_ROLLOUT = 3
 FIRST_PRESET = 4  # then one id per preset of ``weighted`` (heuristic.PRESETS)
-POLICY_NAMES = ("random", "greedy", "weighted", "rollout") + PRESET_NAMES
+POLICY_PLANNER = FIRST_PRESET + len(PRESET_NAMES)
+POLICY_NAMES = ("random", "greedy", "weighted", "rollout") + PRESET_NAMES + ("planner",)
 POLICY_IDS = {name: i for i, name in enumerate(POLICY_NAMES)}
 FIRST_USER_ID = 100
 
@@ -50,6 +53,8 @@ def _choose_builtin(st, player, pid):
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
     if pid == POLICY_GREEDY:
         return greedy_policy(st, kind, st.options[:n], st.params[player], rng)
+    if pid == POLICY_PLANNER:
+        return planner_policy(st, kind, st.options[:n], st.params[player], rng)
     if pid == POLICY_WEIGHTED:
         return weighted_policy(st, kind, st.options[:n], st.params[player], rng)
     if FIRST_PRESET <= pid < FIRST_PRESET + len(PRESET_NAMES):

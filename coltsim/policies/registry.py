@@ -2,8 +2,9 @@
 
 A policy is named by
 
-- a built-in name (``POLICY_NAMES``): ``random``, ``greedy``, ``weighted``, ``rollout`` and the
-  presets of ``weighted`` (``aggressive``, ``cautious``, ``never_fires``, ``never_moves_marshal``);
+- a built-in name (``POLICY_NAMES``): ``random``, ``greedy``, ``weighted``, ``rollout``, the
+  presets of ``weighted`` (``aggressive``, ``cautious``, ``never_fires``, ``never_moves_marshal``)
+  and ``planner``;
 - ``"package.module:function"``: a numba-compiled function of the policy signature in the user's own
   module (builtin.py's docstring);
 - or the compiled function itself, passed from Python.
@@ -22,6 +23,7 @@ import numpy as np
 
 from ..engine.state import N_PARAMS
 from . import heuristic as H
+from . import planner as PL
 from . import rollout as R
 from .builtin import (
     FIRST_PRESET, FIRST_USER_ID, POLICY_GREEDY, POLICY_NAMES, POLICY_RANDOM, POLICY_ROLLOUT,
@@ -32,6 +34,18 @@ USER_POLICY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 ROLLOUT_DEFAULTS = {"budget": R.DEFAULT_BUDGET, "playout": "greedy", "horizon": 0}
 
+# The policy of every seat an experiment, a simulation or a trace does not name.
+DEFAULT = "planner"
+# The strength ladder, weakest first: (name, parameters) as an experiment file names them (its
+# ``policies`` and ``[policy_params.NAME]``).  Each rung wins at least 0.32 of the 4-player games
+# it plays against three of the rung below (experiments/policy_ladder.toml measures it).
+LADDER = (
+    ("random", {}),
+    ("greedy", {}),
+    ("rollout", {"budget": 64, "playout": "greedy"}),
+    ("planner", {}),
+)
+
 
 def param_names(name: str) -> tuple:
     """Names of the parameters a built-in policy reads (user policies: ``p0`` .. ``p15``)."""
@@ -39,6 +53,8 @@ def param_names(name: str) -> tuple:
         return H.WEIGHT_NAMES
     if name == "rollout":
         return R.PARAM_NAMES
+    if name == "planner":
+        return PL.PARAM_NAMES
     if name in POLICY_NAMES:
         return ()
     return tuple(f"p{i}" for i in range(N_PARAMS))
@@ -58,6 +74,8 @@ def param_vector(name: str, params: dict | None = None) -> np.ndarray:
         v[:] = H.GREEDY_WEIGHTS
     elif name in H.PRESET_NAMES:
         v[:] = H.PRESET_WEIGHTS[H.PRESET_NAMES.index(name)]
+    elif name == "planner":
+        v[:] = PL.DEFAULT_WEIGHTS
     elif name == "rollout":
         params = {**ROLLOUT_DEFAULTS, **params}
     for key, value in params.items():
@@ -137,13 +155,13 @@ def _label(fn) -> str:
 
 
 def resolve_policies(players: int, policies=None, params=None) -> Seats:
-    """One policy per player from ``policies`` (None: random; one spec for all; or a list).
+    """One policy per player from ``policies`` (None: ``DEFAULT``; one spec for all; or a list).
 
     A spec is a name, ``"package.module:function"`` or a compiled function.  ``params`` maps a
     policy name (or spec string) to its parameters by name, or gives a ``players x N_PARAMS``
     array (user policies read their row as they like)."""
     if policies is None:
-        policies = "random"
+        policies = DEFAULT
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     elif callable(policies):
@@ -193,6 +211,6 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     return Seats(tuple(names), ids, matrix, tuple(functions))
 
 
-__all__ = ["FIRST_PRESET", "FIRST_USER_ID", "POLICY_GREEDY", "POLICY_NAMES", "POLICY_RANDOM",
-           "POLICY_ROLLOUT", "POLICY_WEIGHTED", "Seats", "load_user_policy", "param_names",
-           "param_vector", "resolve_policies"]
+__all__ = ["DEFAULT", "LADDER", "FIRST_PRESET", "FIRST_USER_ID", "POLICY_GREEDY", "POLICY_NAMES",
+           "POLICY_RANDOM", "POLICY_ROLLOUT", "POLICY_WEIGHTED", "Seats", "load_user_policy",
+           "param_names", "param_vector", "resolve_policies"]

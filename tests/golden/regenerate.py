@@ -9,7 +9,8 @@ from coltsim.trace import trace_game, write_trace
 
 HERE = Path(__file__).parent
 
-# (file name, trace_game arguments): every player count, fixed line-ups, different seeds.
+# (file name, trace_game arguments): every player count, fixed line-ups, different seeds; played
+# by random policies (what the rules allow, not how a policy plays).
 GOLDEN = {
     "p3_seed1.jsonl": dict(players=3, seed=1, bandits="cheyenne,tuco,django"),
     "p4_seed7.jsonl": dict(players=4, seed=7, bandits="ghost,belle,tuco,doc"),
@@ -20,6 +21,8 @@ GOLDEN = {
                                     rules={"advanced": True}),
     "p2_seed4.jsonl": dict(players=2, seed=4, bandits="ghost,doc,tuco,belle"),
 }
+for _kwargs in GOLDEN.values():
+    _kwargs["policies"] = "random"
 
 
 def main():
