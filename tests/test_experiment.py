@@ -6,6 +6,7 @@ import pytest
 from coltsim.experiment import (
     ANALYSES, ExperimentError, load_experiment, loads_experiment,
 )
+from coltsim.policies import DEFAULT
 from coltsim.rules import Rules
 
 GOOD = """
@@ -64,7 +65,7 @@ def test_defaults_when_keys_are_left_out():
     e = parse('name = "tiny"\ngames = 10\n[sweep]\nplayers = 4\n')
     assert e.analyses == ANALYSES and e.seed == 0 and e.correction == "holm"
     (s,) = e.settings
-    assert s.lineup == "random" and s.policies == ("random",) * 4 and s.rules == Rules()
+    assert s.lineup == "random" and s.policies == (DEFAULT,) * 4 and s.rules == Rules()
 
 
 def test_setting_ids_are_stable_and_depend_only_on_what_is_played():

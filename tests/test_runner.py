@@ -20,6 +20,7 @@ from coltsim import runner
 from coltsim.cli import main
 from coltsim.engine.scoring import RG_FAIL
 from coltsim.engine.state import N_PARAMS
+from coltsim.policies import DEFAULT
 
 GAMES = 2000
 
@@ -152,7 +153,7 @@ def test_resume_after_kill_or_ctrl_c(tmp_path, baseline, sig):
 ])
 def test_manifest_mismatch_is_refused(tmp_path, change, field):
     kwargs = dict(seed=7, folder=tmp_path, chunk_size=500, workers=1, quiet=True,
-                  setting_id="base")
+                  setting_id="base", policies="random")
     coltsim.simulate(1000, **kwargs)
     games = change.pop("games", 1000)
     with pytest.raises(ValueError, match=rf"manifest.json does not match this run: "
@@ -203,7 +204,7 @@ def test_several_settings_share_a_folder(tmp_path):
 
 def test_default_setting_id_is_stable_and_distinct():
     a = runner.make_setting(4)
-    assert a.id == runner.make_setting(4, policies="random", bandits="random").id
+    assert a.id == runner.make_setting(4, policies=DEFAULT, bandits="random").id
     assert a.id.startswith("4p-")
     assert a.id != runner.make_setting(4, rules={"neutral_bullets": 5}).id
     assert a.id != runner.make_setting(4, bandits="all").id
@@ -279,7 +280,7 @@ def test_player_table_schema_and_consistency(baseline):
     assert all(len(set(row)) == 4 for row in rounds[:50])
     assert g["station"].isin(R.STATIONS).all()
     assert g["neutral_left"].between(0, 13).all()
-    assert (p["policy"] == "random").all()
+    assert (p["policy"] == DEFAULT).all()
     assert list(baseline.settings["setting"]) == list(p["setting"].cat.categories)
 
 
@@ -338,7 +339,7 @@ def test_policy_parameters_by_name_are_resolved_and_recorded():
     tuned = runner.make_setting(4, policies="weighted", params={"weighted": {"fire": 0.0}})
     assert plain.params is not None and plain.params != tuned.params
     assert plain.id != tuned.id
-    assert runner.make_setting(4).params is None  # random reads no parameters
+    assert runner.make_setting(4, policies="random").params is None  # it reads no parameters
     r = coltsim.simulate(20, policies="weighted", params={"weighted": {"fire": 0.0}}, workers=1,
                          quiet=True)
     assert np.array(json.loads(r.settings["params"].iloc[0])) == pytest.approx(

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from coltsim.engine.scoring import RB_WIN, RG_CARS, RG_FIRST_PLAYER, RG_N_WINNERS, RG_ROUNDS
-from coltsim.policies import resolve_policies
+from coltsim.policies import DEFAULT, resolve_policies
+from coltsim.policies import LADDER as POLICY_LADDER
 from coltsim.policies.kernels import user_kernel
 from coltsim.rules import Rules
 from coltsim.tournament import _play_rotations, load_ladder, main, tournament
@@ -92,10 +93,16 @@ def test_bad_arguments_say_what_is_wrong(kwargs, message):
 
 def test_the_bundled_ladder_file():
     spec = load_ladder(LADDER)
-    assert spec["name"] == "policy_ladder" and spec["games"] >= 100
-    tables = list(spec["tables"].values())
-    assert [t["policies"] for t in tables] == [GVR, ["rollout", "greedy", "greedy", "greedy"]]
-    assert spec["params"]["rollout"]["budget"] == 64
+    assert spec["name"] == "policy_ladder" and spec["games"] >= 2000
+    tables = [t["policies"] for t in spec["tables"].values()]
+    # every rung of coltsim.policies.LADDER against three of the rung below, then DEFAULT
+    # against three greedy players
+    names = [name for name, _ in POLICY_LADDER]
+    assert tables[:-1] == [[upper] + [lower] * 3 for lower, upper in zip(names, names[1:])]
+    assert tables[-1] == [DEFAULT] + ["greedy"] * 3
+    for name, params in POLICY_LADDER:
+        for key, value in params.items():
+            assert spec["params"][name][key] == value
 
 
 def test_ladder_command_line(tmp_path, capsys):
