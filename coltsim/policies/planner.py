@@ -14,7 +14,7 @@ do, and valuing the result with one evaluation function.
   of the visible pile is resolved as above, then the event, then the evaluation.
 
 The evaluation, in dollars, from the deciding player's side: its loot (own purses exact, others
-at their expected value), its expected share of the Gunslinger bonus (a logistic of its lead in
+at their expected value), its expected share of the Gunslinger bonus (a sigmoid of its lead in
 shots fired, sharper as the game nears its end, times the bonus of the rule options), the cost
 of bullet cards received (each clogs a hand in every later round), loot within its reach (more
 while it still holds a Robbery and turns to play it), the risk of standing inside next to the
@@ -29,7 +29,7 @@ its own hand and face-down cards, the values of its own purses.
 import numpy as np
 
 from .. import constants as K
-from .. import _jit
+from .._jit import njit
 from ..engine.flow import (
     DK_CHEYENNE, DK_DISCARD, DK_FIRE, DK_KEEP, DK_MARSHAL, DK_MOVE, DK_PICKPOCKET, DK_PLAN,
     DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB, FACE_DOWN, OPT_DRAW, turns_of,
@@ -46,8 +46,6 @@ from ..rules import (
 )
 from .heuristic import GREEDY_WEIGHTS, pick_best
 from .view import EXPECTED_PURSE, rand_below
-
-jit = getattr(_jit, "n" + "jit")  # DEV: spelt so that editing this file keeps the cache hash
 
 # --- weights (params[P_*]); all zeros means "not set": DEFAULT_WEIGHTS ------------------------
 P_POT_NOW = 0  # share of the loot within reach counted while a Robbery can still be played
@@ -80,7 +78,8 @@ X_DRY_DJANGO = 5  # 1: Django's Fire pushes without bullets
 X_ME = 6  # the deciding player
 X_BONUS = 7  # Gunslinger bonus (0 in the 2-player game)
 X_PILE_N = 8
-X_TEAM = 9  # + b: player of bandit b
+X_USED = 9  # length of the sketch in use (the spots of this train)
+X_TEAM = 10  # + b: player of bandit b
 X_POWER = X_TEAM + MB  # + b: the character whose ability bandit b has in play, -1 none
 X_PILE = X_POWER + MB  # + i: pile card i as the player sees it (-1 unknown)
 X_BUF = X_PILE + MAX_PILE  # bandit lists (lines of fire, punch targets)
@@ -89,12 +88,12 @@ S_CAR = W0  # + b
 S_LEVEL = S_CAR + MB
 S_BULLETS = S_LEVEL + MB  # bullet cards left to fire
 S_HIT = S_BULLETS + MB  # bullet cards received (from bandits and neutral)
-S_CARRY = S_HIT + MB  # + 3 * b + kind: purses, jewels, strongboxes carried
-S_SPOT = S_CARRY + 3 * MB  # + 3 * spot + kind: tokens lying on a spot
-S_MARSHAL = S_SPOT + 3 * K.MAX_SPOTS
+S_CARRY = S_HIT + MB  # + b: loot tokens carried, counted by kind in one number (_count)
+S_MARSHAL = S_CARRY + MB
 S_NEUTRAL = S_MARSHAL + 1  # neutral bullets left (-1: unlimited)
 S_FIRED = S_NEUTRAL + 1  # shots fired on the sketch since it was saved
-SKETCH_N = S_FIRED + 1 - W0
+S_SPOT = S_FIRED + 1  # + spot: loot tokens lying on a spot, counted like S_CARRY
+SKETCH_N = S_SPOT + K.MAX_SPOTS - W0
 SAVED = W0 + SKETCH_N
 N_INTS = SAVED + SKETCH_N
 # f (float64): the working sketch's money, its saved copy, the context, work space.
@@ -110,13 +109,15 @@ F_WORTH = F_ROB_NOW + 1  # + q
 F_SHOTS = F_WORTH + MB  # + q
 N_FLOATS = F_SHOTS + MB
 
-_KIND_VALUE = np.array([EXPECTED_PURSE, float(K.JEWEL_VALUE), float(K.STRONGBOX_VALUE)])
+_KIND_VALUE = np.array([EXPECTED_PURSE, float(K.JEWEL_VALUE), float(K.STRONGBOX_VALUE),
+                        float(K.RANSOM_VALUE)])
+_KIND_BITS = 5  # tokens of one place in one number: purses + 32 x jewels + 1024 x strongboxes
 LEAST_PURSE = 275.0  # what Marshal's Revenge takes from a bandit with purses, on average
 _TIE = 1e-6
 
 
 # --- reading the position -----------------------------------------------------------------------
-@jit
+@njit
 def _read(obs, me, s, f):
     """Fill the facts and the working sketch from the position (only what ``me`` may know)."""
     game = obs.game
@@ -133,6 +134,7 @@ def _read(obs, me, s, f):
     s[X_DRY_DJANGO] = opts[O_DJANGO_PUSH_WITHOUT_BULLETS]
     s[X_ME] = me
     s[X_BONUS] = opts[O_GUNSLINGER_BONUS] if nb == game[G_PLAYERS] else 0
+    s[X_USED] = S_SPOT - W0 + 2 * (game[G_CARS] + 1)
     for i in range(SKETCH_N):
         s[W0 + i] = 0
     for i in range(F_SKETCH_N):
@@ -150,14 +152,14 @@ def _read(obs, me, s, f):
         k = loot[t, L_KIND]
         if 0 <= w < K.MAX_SPOTS:
             if k < 3:
-                s[S_SPOT + 3 * w + k] += 1
+                s[S_SPOT + w] += _unit(k)
         elif w >= K.AT_BANDIT:
             b = w - K.AT_BANDIT
             # A purse's value is known only to the player carrying it (view.token_value).
             v = EXPECTED_PURSE if k == K.PURSE and s[X_TEAM + b] != me else float(loot[t, L_VALUE])
             f[F_MONEY + b] += v
             if k < 3:
-                s[S_CARRY + 3 * b + k] += 1
+                s[S_CARRY + b] += _unit(k)
             if k == K.PURSE:
                 f[F_PURSES + b] += v
     s[S_MARSHAL] = game[G_MARSHAL]
@@ -171,54 +173,66 @@ def _read(obs, me, s, f):
         s[X_PILE + i] = pile[i, PILE_CARD] if seen else -1
 
 
-@jit(inline="always")
+@njit(inline="always")
 def _save(s, f):
-    for i in range(SKETCH_N):
+    for i in range(s[X_USED]):
         s[SAVED + i] = s[W0 + i]
     for i in range(F_SKETCH_N):
         f[F_SAVED + i] = f[i]
 
 
-@jit(inline="always")
+@njit(inline="always")
 def _restore(s, f):
-    for i in range(SKETCH_N):
+    for i in range(s[X_USED]):
         s[W0 + i] = s[SAVED + i]
     for i in range(F_SKETCH_N):
         f[i] = f[F_SAVED + i]
 
 
-@jit(inline="always")
+@njit(inline="always")
 def _has(s, b, character):
     return s[X_POWER + b] == character
 
 
-@jit(inline="always")
-def _grab(s, spot):
-    """What a Robbery on ``spot`` takes: the most valuable kind lying there (0: nothing)."""
-    base = S_SPOT + 3 * spot
-    if s[base + K.STRONGBOX] > 0:
-        return float(K.STRONGBOX_VALUE)
-    if s[base + K.JEWEL] > 0:
-        return float(K.JEWEL_VALUE)
-    if s[base + K.PURSE] > 0:
-        return EXPECTED_PURSE
-    return 0.0
+@njit(inline="always")
+def _unit(kind):
+    """One token of ``kind`` in a count of tokens by kind (S_CARRY, S_SPOT)."""
+    return 1 << (_KIND_BITS * kind)
 
 
-@jit(inline="always")
-def _best_kind(s, base):
-    """The most valuable kind among the counts ``s[base:base + 3]``; -1 if none."""
-    if s[base + K.STRONGBOX] > 0:
+@njit(inline="always")
+def _count(tokens, kind):
+    """How many tokens of ``kind`` a count of tokens by kind holds."""
+    return (tokens >> (_KIND_BITS * kind)) & ((1 << _KIND_BITS) - 1)
+
+
+@njit(inline="always")
+def _best_kind(tokens):
+    """The most valuable kind a count of tokens by kind holds; -1 if none."""
+    if tokens >= _unit(K.STRONGBOX):
         return K.STRONGBOX
-    if s[base + K.JEWEL] > 0:
+    if tokens >= _unit(K.JEWEL):
         return K.JEWEL
-    if s[base + K.PURSE] > 0:
+    if tokens > 0:
         return K.PURSE
     return -1
 
 
+@njit(inline="always")
+def _grab(s, spot):
+    """What a Robbery on ``spot`` takes: the most valuable kind lying there (0: nothing)."""
+    tokens = s[S_SPOT + spot]
+    if tokens >= _unit(K.STRONGBOX):
+        return float(K.STRONGBOX_VALUE)
+    if tokens >= _unit(K.JEWEL):
+        return float(K.JEWEL_VALUE)
+    if tokens > 0:
+        return EXPECTED_PURSE
+    return 0.0
+
+
 # --- the rules on the sketch (actions.py, events.py) --------------------------------------------
-@jit
+@njit
 def _give_neutral(s, mask):
     """One giving of neutral bullets, under the run-out rule."""
     k = 0
@@ -236,7 +250,7 @@ def _give_neutral(s, mask):
             s[S_HIT + b] += 1
 
 
-@jit
+@njit
 def _marshal_rule(s):
     mask = 0
     for b in range(s[X_NB]):
@@ -246,7 +260,7 @@ def _marshal_rule(s):
     _give_neutral(s, mask)
 
 
-@jit(inline="always")
+@njit(inline="always")
 def _place(s, b, car, level):
     s[S_CAR + b] = car
     s[S_LEVEL + b] = level
@@ -254,7 +268,7 @@ def _place(s, b, car, level):
         _marshal_rule(s)
 
 
-@jit
+@njit
 def _sight(s, b, tuco):
     """Bandits in ``b``'s line of fire (actions.sight_targets), into ``s[X_BUF:]``; with
     ``tuco`` also the other level of its car.  Belle's protection is not applied."""
@@ -291,7 +305,7 @@ def _sight(s, b, tuco):
     return n
 
 
-@jit
+@njit
 def _belle_filter(s, n):
     """Belle cannot be chosen if another bandit could be (actions.belle_filter)."""
     others = 0
@@ -307,14 +321,14 @@ def _belle_filter(s, n):
     return m
 
 
-@jit
+@njit
 def _fire_targets(s, b):
     if s[S_BULLETS + b] == 0 and not (_has(s, b, K.DJANGO) and s[X_DRY_DJANGO] == 1):
         return 0
     return _belle_filter(s, _sight(s, b, _has(s, b, K.TUCO)))
 
 
-@jit
+@njit
 def _punch_targets(s, b):
     n = 0
     for t in range(s[X_NB]):
@@ -324,7 +338,7 @@ def _punch_targets(s, b):
     return _belle_filter(s, n)
 
 
-@jit
+@njit
 def _do_fire(s, b, target):
     if s[S_BULLETS + b] > 0:
         s[S_BULLETS + b] -= 1
@@ -338,43 +352,41 @@ def _do_fire(s, b, target):
             _place(s, target, car - 1, s[S_LEVEL + target])
 
 
-@jit
+@njit
 def _do_rob(s, f, b, kind):
-    spot = 2 * s[S_CAR + b] + s[S_LEVEL + b]
-    s[S_SPOT + 3 * spot + kind] -= 1
-    s[S_CARRY + 3 * b + kind] += 1
+    s[S_SPOT + 2 * s[S_CAR + b] + s[S_LEVEL + b]] -= _unit(kind)
+    s[S_CARRY + b] += _unit(kind)
     v = _KIND_VALUE[kind]
     f[F_MONEY + b] += v
     if kind == K.PURSE:
         f[F_PURSES + b] += v
 
 
-@jit
+@njit
 def _drop(s, f, b, target, kind, keep):
     """``target`` drops a token of ``kind`` on its spot, or into Cheyenne's hands if ``keep``."""
-    s[S_CARRY + 3 * target + kind] -= 1
-    if kind == K.PURSE:
-        v = f[F_PURSES + target] / (s[S_CARRY + 3 * target + kind] + 1)
+    if kind == K.PURSE:  # a random one of its purses
+        v = f[F_PURSES + target] / _count(s[S_CARRY + target], K.PURSE)
         f[F_PURSES + target] -= v
     else:
         v = _KIND_VALUE[kind]
+    s[S_CARRY + target] -= _unit(kind)
     f[F_MONEY + target] -= v
     if keep:
-        s[S_CARRY + 3 * b + kind] += 1
+        s[S_CARRY + b] += _unit(kind)
         f[F_MONEY + b] += v
         f[F_PURSES + b] += v
     else:
-        spot = 2 * s[S_CAR + target] + s[S_LEVEL + target]
-        s[S_SPOT + 3 * spot + kind] += 1
+        s[S_SPOT + 2 * s[S_CAR + target] + s[S_LEVEL + target]] += _unit(kind)
 
 
-@jit(inline="always")
+@njit(inline="always")
 def _do_marshal(s, to_car):
     s[S_MARSHAL] = to_car
     _marshal_rule(s)
 
 
-@jit
+@njit
 def _event(s, f, ev):
     """The round card's event on the sketch."""
     nb = s[X_NB]
@@ -395,7 +407,7 @@ def _event(s, f, ev):
             if s[S_LEVEL + b] == K.ROOF and s[S_CAR + b] > 0:
                 s[S_CAR + b] -= 1
     elif ev == K.TAKE_IT_ALL:
-        s[S_SPOT + 3 * (2 * s[S_MARSHAL] + K.INSIDE) + K.STRONGBOX] += 1
+        s[S_SPOT + 2 * s[S_MARSHAL] + K.INSIDE] += _unit(K.STRONGBOX)
     elif ev == K.PASSENGERS_REBELLION:
         mask = 0
         for b in range(nb):
@@ -408,14 +420,14 @@ def _event(s, f, ev):
             alone = True
             for o in range(nb):
                 alone &= o == b or 2 * s[S_CAR + o] + s[S_LEVEL + o] != spot
-            if alone and s[S_SPOT + 3 * spot + K.PURSE] > 0:
+            if alone and _count(s[S_SPOT + spot], K.PURSE) > 0:
                 _do_rob(s, f, b, K.PURSE)
     elif ev == K.MARSHALS_REVENGE:
         for b in range(nb):
-            n = s[S_CARRY + 3 * b + K.PURSE]
+            n = _count(s[S_CARRY + b], K.PURSE)
             if s[S_LEVEL + b] == K.ROOF and s[S_CAR + b] == s[S_MARSHAL] and n > 0:
                 v = min(LEAST_PURSE, f[F_PURSES + b] / n)
-                s[S_CARRY + 3 * b + K.PURSE] -= 1
+                s[S_CARRY + b] -= _unit(K.PURSE)
                 f[F_PURSES + b] -= v
                 f[F_MONEY + b] -= v
     elif ev == K.HOSTAGE_TAKING:
@@ -425,7 +437,7 @@ def _event(s, f, ev):
 
 
 # --- modelled choices: what the owner of a card will most likely do when it resolves ----------
-@jit
+@njit
 def _model_move(s, b):
     """Toward the most valuable loot within reach, never inside the Marshal's car."""
     car = s[S_CAR + b]
@@ -445,7 +457,7 @@ def _model_move(s, b):
     return best
 
 
-@jit
+@njit
 def _model_target(s, f, b, n):
     """The richest bandit of another team among ``s[X_BUF:X_BUF + n]``."""
     team = s[X_TEAM + b]
@@ -458,7 +470,7 @@ def _model_target(s, f, b, n):
     return best
 
 
-@jit
+@njit
 def _model_push(s, target):
     """Into the Marshal if he waits inside next door, else toward less loot."""
     car = s[S_CAR + target]
@@ -476,16 +488,16 @@ def _model_push(s, target):
     return best
 
 
-@jit
+@njit
 def _punch_kind(s, b, target):
     """The kind a punch makes ``target`` drop (Cheyenne prefers a purse to a jewel)."""
-    base = S_CARRY + 3 * target
-    if _has(s, b, K.CHEYENNE) and s[base + K.STRONGBOX] == 0 and s[base + K.PURSE] > 0:
+    tokens = s[S_CARRY + target]
+    if _has(s, b, K.CHEYENNE) and tokens < _unit(K.STRONGBOX) and _count(tokens, K.PURSE) > 0:
         return K.PURSE
-    return _best_kind(s, base)
+    return _best_kind(tokens)
 
 
-@jit
+@njit
 def _punch_from(s, f, b, target, kind):
     """The rest of ``b``'s punch once ``target`` and the kind it drops (-1: none) are known."""
     if kind >= 0:
@@ -493,7 +505,7 @@ def _punch_from(s, f, b, target, kind):
     _place(s, target, _model_push(s, target), s[S_LEVEL + target])
 
 
-@jit
+@njit
 def _model_marshal(s, b):
     """Onto the car with the most bandits of other teams inside, away from ``b``'s team."""
     team = s[X_TEAM + b]
@@ -512,7 +524,7 @@ def _model_marshal(s, b):
     return best
 
 
-@jit
+@njit
 def _play_card(s, f, card):
     """Resolve ``card`` on the sketch with its owner's modelled choices."""
     b = card_owner(card)
@@ -526,7 +538,7 @@ def _play_card(s, f, card):
         if n > 0:
             _do_fire(s, b, _model_target(s, f, b, n))
     elif kind == K.ROB:
-        k = _best_kind(s, S_SPOT + 3 * (2 * s[S_CAR + b] + s[S_LEVEL + b]))
+        k = _best_kind(s[S_SPOT + 2 * s[S_CAR + b] + s[S_LEVEL + b]])
         if k >= 0:
             _do_rob(s, f, b, k)
     elif kind == K.PUNCH:
@@ -538,7 +550,7 @@ def _play_card(s, f, card):
         _do_marshal(s, _model_marshal(s, b))
 
 
-@jit
+@njit
 def _resolve_pile(s, f, first):
     """Resolve the pile from card ``first`` on; cards the player cannot see are skipped."""
     for i in range(first, s[X_PILE_N]):
@@ -547,7 +559,7 @@ def _resolve_pile(s, f, first):
 
 
 # --- the evaluation -----------------------------------------------------------------------------
-@jit
+@njit
 def _access(s, w, b):
     """Loot bandit ``b`` can reach from where it stands: the best it could rob there (less what
     others standing there may take first), or a neighbouring spot's at the ``reach`` share."""
@@ -569,7 +581,7 @@ def _access(s, w, b):
     return max(here, w[P_REACH] * near)
 
 
-@jit
+@njit
 def _exposed(s, b):
     """Opponents with bullets that have ``b`` in their line of fire (Belle: half as exposed)."""
     team = s[X_TEAM + b]
@@ -587,16 +599,16 @@ def _exposed(s, b):
     return float(m)
 
 
-@jit
+@njit
 def _gunslinger(s, f, w, out):
-    """Each player's expected Gunslinger bonus, into ``f[out + q]``: a logistic of its lead in
+    """Each player's expected Gunslinger bonus, into ``f[out + q]``: a sigmoid of its lead in
     shots over the best other player, sharper as the game nears its end; sure at six shots."""
     players = s[X_PLAYERS]
     shots = f[F_SHOTS:F_SHOTS + MB]
     shots[:players] = 0.0
     for b in range(s[X_NB]):
         shots[s[X_TEAM + b]] += K.BULLETS_PER_BANDIT - s[S_BULLETS + b]
-    tau = w[P_TAU] * f[F_TIME] + 0.1
+    scale = 0.5 / (w[P_TAU] * f[F_TIME] + 0.1)
     for q in range(players):
         other = 0.0
         for o in range(players):
@@ -604,12 +616,13 @@ def _gunslinger(s, f, w, out):
                 other = max(other, shots[o])
         if shots[q] >= K.BULLETS_PER_BANDIT:
             p = 1.0
-        else:
-            p = 1.0 / (1.0 + np.exp(-(shots[q] - other + 0.5) / tau))
+        else:  # a sigmoid of the lead (ties share the bonus), without exp's cost
+            z = (shots[q] - other + 0.5) * scale
+            p = 0.5 + 0.5 * z / (1.0 + abs(z))
         f[out + q] = s[X_BONUS] * p
 
 
-@jit
+@njit
 def _value(s, f, w):
     """What the sketched position is worth to the deciding player (module docstring)."""
     me = s[X_ME]
@@ -640,7 +653,7 @@ def _value(s, f, w):
     return f[F_WORTH + me] - w[P_LEADER] * top - (1.0 - w[P_LEADER]) * total / (players - 1)
 
 
-@jit
+@njit
 def _base_saved(s, f, w):
     """Save the working sketch as the base of every option, with its Gunslinger values."""
     s[S_FIRED] = 0
@@ -652,7 +665,7 @@ def _base_saved(s, f, w):
 
 
 # --- the decisions ------------------------------------------------------------------------------
-@jit
+@njit
 def _turns_after(obs):
     """Cards the deciding player plays this round after the current one, and the round's total."""
     turns = turns_of(obs, obs.rounds[obs.game[G_ROUND]])
@@ -669,7 +682,7 @@ def _turns_after(obs):
     return n, total
 
 
-@jit
+@njit
 def _pick(score, best, chosen, ties, i, rng):
     """Running arg-max with uniform tie-breaking: the new (best, chosen, ties)."""
     if score > best + _TIE:
@@ -681,7 +694,7 @@ def _pick(score, best, chosen, ties, i, rng):
     return best, chosen, ties
 
 
-@jit
+@njit
 def _plan(obs, options, w, rng, s, f):
     me = s[X_ME]
     _resolve_pile(s, f, 0)
@@ -722,7 +735,7 @@ def _plan(obs, options, w, rng, s, f):
     return chosen
 
 
-@jit
+@njit
 def _apply_option(s, f, kind, value, b, target):
     """Option ``value`` of bandit ``b``'s card being resolved (``target``: the punched bandit)."""
     if kind == DK_MOVE:
@@ -737,9 +750,8 @@ def _apply_option(s, f, kind, value, b, target):
         _punch_from(s, f, b, target, value)
     elif kind == DK_CHEYENNE:
         if value == 1:  # the purse lies on the target's spot: into Cheyenne's hands
-            spot = 2 * s[S_CAR + target] + s[S_LEVEL + target]
-            s[S_SPOT + 3 * spot + K.PURSE] -= 1
-            s[S_CARRY + 3 * b + K.PURSE] += 1
+            s[S_SPOT + 2 * s[S_CAR + target] + s[S_LEVEL + target]] -= _unit(K.PURSE)
+            s[S_CARRY + b] += _unit(K.PURSE)
             f[F_MONEY + b] += EXPECTED_PURSE
             f[F_PURSES + b] += EXPECTED_PURSE
         _place(s, target, _model_push(s, target), s[S_LEVEL + target])
@@ -749,7 +761,7 @@ def _apply_option(s, f, kind, value, b, target):
         _do_marshal(s, value)
 
 
-@jit
+@njit
 def _resolve(obs, kind, options, w, rng, s, f):
     later = obs.game[G_N_ROUNDS] - 1 - obs.game[G_ROUND]
     f[F_LATER] = later
@@ -773,7 +785,7 @@ def _resolve(obs, kind, options, w, rng, s, f):
     return chosen
 
 
-@jit
+@njit
 def plan_with(obs, kind, options, w, rng):
     """The planner's choice under weights ``w`` (``float64[N_PARAMS]``, see ``PARAM_NAMES``)."""
     if kind == DK_DISCARD or kind == DK_KEEP:
@@ -788,7 +800,7 @@ def plan_with(obs, kind, options, w, rng):
     return _resolve(obs, kind, options, w, rng, s, f)
 
 
-@jit
+@njit
 def planner_policy(obs, kind, options, params, rng):
     """The planner with the weights of ``params`` (all zeros: ``DEFAULT_WEIGHTS``)."""
     unset = True
