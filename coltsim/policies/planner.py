@@ -63,8 +63,8 @@ P_CROWD = 11  # share of a spot's loot lost per other bandit standing there
 PARAM_NAMES = ("pot_now", "pot_later", "reach", "clog", "tau", "leader", "marshal_risk",
                "exposed", "draw", "draw_need", "hide", "crowd")
 DEFAULT_WEIGHTS = np.zeros(16)
-DEFAULT_WEIGHTS[:len(PARAM_NAMES)] = (0.6, 0.3, 0.5, 60.0, 0.8, 0.5, 80.0, 20.0, 60.0, 80.0,
-                                      10.0, 0.3)
+DEFAULT_WEIGHTS[:len(PARAM_NAMES)] = (0.55, 0.33, 0.38, 5.3, 0.05, 0.46, 3.0, 17.7, 38.9, 24.1,
+                                      9.6, 0.21)  # tuned by self-play (docs/policies.md)
 
 # --- the scratch arrays -----------------------------------------------------------------------
 # s (int64): facts of the decision, then the working sketch, then a saved copy of it.
