@@ -544,8 +544,10 @@ def test_default_fires_for_the_gunslinger_bonus():
 @pytest.mark.slow
 def test_strength_ladder():
     df = tournament({"g": ["greedy", "random", "random", "random"],
-                     "r": ["rollout", "greedy", "greedy", "greedy"]}, games=60, seed=1,
+                     "r": ["rollout", "greedy", "greedy", "greedy"],
+                     "p": ["planner", "greedy", "greedy", "greedy"]}, games=60, seed=1,
                     params={"rollout": {"budget": 32}})
     top = df[df["seats"] == 1].set_index("table")
     assert top.loc["g", "ci_low"] > 0.25
     assert top.loc["r", "ci_low"] > 0.25
+    assert top.loc["p", "ci_low"] > 0.32

@@ -37,8 +37,8 @@ from ..engine.flow import (
 from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
-    G_ROUND, G_SLOT, G_T_TARGET, G_TURN, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL, PILE_CARD,
-    PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, card_kind, card_owner,
+    G_ROUND, G_SLOT, G_T_TARGET, G_TURN, L_KIND, L_VALUE, L_WHERE, MAX_PILE, N_PARAMS, PH_STEAL,
+    PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, card_kind, card_owner,
 )
 from ..rules import (
     O_ABILITY, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
@@ -62,7 +62,7 @@ P_HIDE = 10  # dollars for playing a card face down
 P_CROWD = 11  # share of a spot's loot lost per other bandit standing there
 PARAM_NAMES = ("pot_now", "pot_later", "reach", "clog", "tau", "leader", "marshal_risk",
                "exposed", "draw", "draw_need", "hide", "crowd")
-DEFAULT_WEIGHTS = np.zeros(16)
+DEFAULT_WEIGHTS = np.zeros(N_PARAMS)
 DEFAULT_WEIGHTS[:len(PARAM_NAMES)] = (0.55, 0.33, 0.38, 5.3, 0.05, 0.46, 3.0, 17.7, 38.9, 24.1,
                                       9.6, 0.21)  # tuned by self-play (docs/policies.md)
 
@@ -786,18 +786,24 @@ def _resolve(obs, kind, options, w, rng, s, f):
 
 
 @njit
-def plan_with(obs, kind, options, w, rng):
-    """The planner's choice under weights ``w`` (``float64[N_PARAMS]``, see ``PARAM_NAMES``)."""
+def decide(obs, kind, options, w, rng, s, f):
+    """The planner's choice under weights ``w`` (``float64[N_PARAMS]``, see ``PARAM_NAMES``), in
+    the scratch arrays ``s`` (``int64[N_INTS]``) and ``f`` (``float64[N_FLOATS]``): a search can
+    call it on sampled worlds, for any seat, without allocating."""
     if kind == DK_DISCARD or kind == DK_KEEP:
         return pick_best(obs, kind, options, GREEDY_WEIGHTS, rng)
     if kind == DK_PICKPOCKET:
         return 0 if options[0] == 1 else 1
-    s = np.empty(N_INTS, np.int64)
-    f = np.empty(N_FLOATS)
     _read(obs, obs.game[G_PEND_PLAYER], s, f)
     if kind == DK_PLAN:
         return _plan(obs, options, w, rng, s, f)
     return _resolve(obs, kind, options, w, rng, s, f)
+
+
+@njit
+def plan_with(obs, kind, options, w, rng):
+    """``decide`` with scratch arrays of its own."""
+    return decide(obs, kind, options, w, rng, np.empty(N_INTS, np.int64), np.empty(N_FLOATS))
 
 
 @njit
