@@ -23,7 +23,10 @@ position terms) for the opponents, mixing the leader and their mean.
 
 The policy reads the position once into two small scratch arrays (``s`` integers, ``f``
 floats) and works on them only, so it costs the same on a state as on an observation and
-allocates nothing else.  It reads only what its player may know (view.py's rule): public facts,
+allocates nothing else.  The rules it needs (moves, lines of fire and Belle's protection, the
+Marshal rule and neutral bullets, robbing, punching, the events) are restated on the sketch:
+the engine's functions work on a whole State, and copying one for every option of every
+decision would cost several times the policy's budget (docs/policies.md, Speed).  It reads only what its player may know (view.py's rule): public facts,
 its own hand and face-down cards, the values of its own purses.
 """
 import numpy as np
