@@ -2,8 +2,8 @@
 
     python benchmarks/bench_policies.py [--games N] [--rollout-games N] [--json]
 
-Prints games per second of 4-player games with every seat ``random`` versus every seat
-``greedy`` (and one greedy among three random), decisions per second of ``rollout`` at its
+Prints games per second of 4-player games with every seat ``random``, every seat ``greedy``
+(and one greedy among three random) and every seat ``planner``, decisions per second of ``rollout`` at its
 default budget (one rollout seat against three greedy), and the one-off compile time of a
 kernel specialised on a user policy.
 """
@@ -103,6 +103,7 @@ def main(argv=None):
         "greedy_games_per_second": games_per_second("greedy", args.games),
         "greedy_vs_3_random_games_per_second": games_per_second(
             ["greedy", "random", "random", "random"], args.games),
+        "planner_games_per_second": games_per_second("planner", args.games),
         "rollout_budget": DEFAULT_BUDGET,
     }
     dps, spg = rollout_decisions_per_second(args.rollout_games)

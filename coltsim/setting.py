@@ -33,9 +33,9 @@ MAX_PLAYERS = 6
 LINEUP_RANDOM = "random"  # each bandit drawn per game (also one entry of a line-up)
 LINEUP_ALL = "all"  # every ordered line-up of characters in turn
 LINEUP_MODES = (LINEUP_RANDOM, LINEUP_ALL)
-# The policy of every seat not told otherwise: make_setting, experiment files and the command
-# line (trace, simulate) all read it here.
-DEFAULT_POLICY = "random"
+# The policy of every seat not told otherwise (coltsim.policies.DEFAULT): make_setting,
+# experiment files and the command line (trace, simulate) all read it here.
+DEFAULT_POLICY = catalog.DEFAULT
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 _USER_POLICY_TEXT = '"package.module:function"'
 

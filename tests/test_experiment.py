@@ -1,6 +1,7 @@
 """Experiment files: expansion into settings with stable ids, and one clear error per mistake."""
 import pytest
 
+from coltsim.policies import DEFAULT, POLICY_NAMES
 from coltsim.rules import Rules
 from coltsim.setting import FieldError, make_setting
 from coltsim.study.experiment import (
@@ -63,7 +64,7 @@ def test_defaults_when_keys_are_left_out():
     e = parse('name = "tiny"\ngames = 10\n[sweep]\nplayers = 4\n')
     assert e.analyses == () and e.seed == 0 and e.correction == "holm"  # () = what applies
     (s,) = e.settings
-    assert s.lineup == "random" and s.policies == ("random",) * 4 and s.rules == Rules()
+    assert s.lineup == "random" and s.policies == (DEFAULT,) * 4 and s.rules == Rules()
 
 
 def test_setting_ids_are_stable_and_depend_only_on_what_is_played():
@@ -160,8 +161,7 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
         assert main(command) == 2
         err = capsys.readouterr().err.strip()
         assert err == (f"coltsim {command[0]}: error: {bad}: sweep.policies: unknown policy "
-                       f"'randm'; allowed: random, greedy, weighted, rollout, aggressive, "
-                       f"cautious, never_fires, never_moves_marshal or "
+                       f"'randm'; allowed: {', '.join(POLICY_NAMES)} or "
                        f"\"package.module:function\"")
 
 

@@ -12,13 +12,14 @@ from coltsim.engine.rng import RNG_DECIDE, randint, seed_streams, shuffle
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import (
     B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_CHECK, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
-    G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, L_VALUE,
-    L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
+    G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT,
+    L_VALUE, L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
     card_kind, copy_state, init_table, new_states,
 )
-from coltsim.policies import POLICY_NAMES, param_vector, resolve_policies
+from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
 from coltsim.policies.builtin import POLICY_ROLLOUT, choose
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
+from coltsim.policies.planner import planner_policy
 from coltsim.policies.observe import observe, pile_revealed, sample_world
 from coltsim.policies import view as V
 from coltsim.rules import Rules
@@ -255,9 +256,10 @@ def _check_any_phase(states, st):
 @jit
 def _observation_checks(states, seed, n_games, lineup, every):
     """At decisions of random games: (1) the observation is the same for a perturbed state;
-    (2) it keeps the player's own hand and hides the others'; (3) greedy and weighted decide the
-    same on the state and on the observation; (4) a world sampled from the observation is a
-    legal position whose observation is the same.  Returns counts of failures of each."""
+    (2) it keeps the player's own hand and hides the others'; (3) greedy, weighted and planner
+    decide the same on the state and on the observation; (4) a world sampled from the
+    observation is a legal position whose observation is the same.  Returns counts of failures
+    of each."""
     fails = np.zeros(5, np.int64)
     k = 0
     st = states[GAME]
@@ -300,7 +302,11 @@ def _observation_checks(states, seed, n_games, lineup, every):
                                      r1[RNG_DECIDE + p:RNG_DECIDE + p + 1])
                 d4 = weighted_policy(obs, kind, obs.options[:n], w,
                                      r2[RNG_DECIDE + p:RNG_DECIDE + p + 1])
-                fails[2] += d1 != d2 or d3 != d4
+                d5 = planner_policy(st, kind, st.options[:n], st.params[p],
+                                    r1[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+                d6 = planner_policy(obs, kind, obs.options[:n], obs.params[p],
+                                    r2[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+                fails[2] += d1 != d2 or d3 != d4 or d5 != d6
                 sample_world(obs, r1[RNG_DECIDE + p:RNG_DECIDE + p + 1], states, WORLD)
                 fails[3] += _check_any_phase(states, world) != 0 or \
                     _check_any_phase(states, st) != 0
@@ -321,7 +327,7 @@ def test_observation_and_sampled_worlds(players, rules):
     states, lineup = _state(players, rules, np.zeros(players, np.int64))
     compared, fails = _observation_checks(states, 3, 8, lineup, 2)
     assert compared > 100
-    assert list(fails) == [0, 0, 0, 0, 0], "perturbed obs, own/other hands, greedy on obs, " \
+    assert list(fails) == [0, 0, 0, 0, 0], "perturbed obs, own/other hands, state vs obs, " \
                                           "world invariants, world observation"
 
 
@@ -500,13 +506,70 @@ def test_never_fires_never_plays_fire_when_it_has_a_choice():
     assert others > 0 and fires == 0
 
 
+# --- the planner (DEFAULT) reads the public pile and the rule options ----------------------------
+def _doc_to_plan(ghost_card_face_down=None):
+    """Doc's plan decision on the first turn of a round, Ghost having played before him::
+
+        car:      0 (loco)   1        2               3        4 (caboose)
+        roof:                Belle                             Django
+        inside:   Marshal             Ghost, Doc      purse
+                                      jewel
+
+    Doc holds a Robbery, a Move and a Floor Change.  Ghost's Robbery is on the pile, face up
+    (``False``), face down by Ghost's ability (``True``), or absent (``None``)."""
+    from coltsim.engine import flow
+    from coltsim.positions import Position
+
+    pos = (Position(players=4, lineup="ghost,doc,belle,django")
+           .clear_loot().marshal(0).round_card("braking")
+           .place("ghost", 2).place("doc", 2).place("belle", 1, "roof").place("django", 4, "roof")
+           .hand("doc", ["rob", "move", "floor"]).first_player("ghost"))
+    pos.put("jewel", 2)
+    pos.put("purse", 3)
+    if ghost_card_face_down is not None:
+        pos.on_pile("ghost", ["rob"], face_down=ghost_card_face_down)
+    st = pos.build()
+    st.game[G_PHASE] = PH_SCHEME
+    st.game[G_SLOT] = 1  # Ghost has played his turn; Doc's comes
+    assert flow.advance(st) and st.game[G_PEND_PLAYER] == 1
+    st.seat_policy[1] = POLICY_NAMES.index(DEFAULT)
+    played = int(st.options[choose(st, new_states(1)[0])]) & ~flow.FACE_DOWN
+    return K.CARD_NAMES[played & K.CARD_KIND_MASK] if played != flow.OPT_DRAW else "draw"
+
+
+def test_default_reads_the_face_up_pile_and_nothing_face_down():
+    # Ghost's face-up Robbery will take the only jewel before Doc's resolves: Doc robs nothing
+    # there, so DEFAULT plays something else.  Face down, the card tells Doc nothing: he plays
+    # as if the pile were empty.
+    assert _doc_to_plan(None) == "rob"
+    assert _doc_to_plan(ghost_card_face_down=True) == "rob"
+    assert _doc_to_plan(ghost_card_face_down=False) != "rob"
+
+
+def _mean_shots(bonus):
+    import coltsim
+
+    r = coltsim.simulate(make_setting(4, rules={"gunslinger_bonus": bonus}), 3000, seed=2,
+                         workers=1, backend="threading", progress=False)
+    return r.players["shots"].mean()
+
+
+def test_default_fires_for_the_gunslinger_bonus():
+    # The same deals with and without the $1000 bonus: DEFAULT (the policy of a setting that
+    # names none) values a shot by the bonus in force, so it fires clearly less without it.
+    with_bonus, without = _mean_shots(1000), _mean_shots(0)
+    assert with_bonus - without > 1.0, (with_bonus, without)
+
+
 # --- the strength ladder (slow) -------------------------------------------------------------------
 @pytest.mark.slow
 def test_strength_ladder():
     tables = [make_setting(4, policies=["greedy", "random", "random", "random"], label="g"),
               make_setting(4, policies=["rollout", "greedy", "greedy", "greedy"], label="r",
-                           params={"rollout": {"budget": 32}})]
+                           params={"rollout": {"budget": 32}}),
+              make_setting(4, policies=["planner", "greedy", "greedy", "greedy"], label="p")]
     df = tournament(tables, games=60, seed=1)
     top = df[df["seats"] == 1].set_index("table")
     assert top.loc["g", "ci_low"] > 0.25
     assert top.loc["r", "ci_low"] > 0.25
+    assert top.loc["p", "ci_low"] > 0.32

@@ -324,7 +324,8 @@ def test_report_from_a_real_runner_folder(tmp_path):
 
     experiment = loads_experiment('name = "real"\ngames = 300\nseed = 3\n'
                                   'analyses = ["balance", "compare"]\n[sweep]\n'
-                                  'players = [3]\n[sweep.rules]\ngunslinger_bonus = [1000, 0]\n',
+                                  'players = [3]\npolicies = ["greedy"]\n'
+                                  '[sweep.rules]\ngunslinger_bonus = [1000, 0]\n',
                                   "real.toml")
     folder = tmp_path / "reports" / "real"
     for s in experiment.settings:

@@ -17,12 +17,13 @@ import coltsim
 from coltsim import constants as K
 from coltsim.cli import main
 from coltsim.engine.scoring import RG_FAIL
+from coltsim.policies import DEFAULT
 from coltsim.results import PLAYER_COLUMNS, STATIONS, game_columns
 from coltsim.runs import chunk, storage
 from coltsim.setting import make_setting
 
 GAMES = 2000
-P4 = make_setting(4)  # four random players, bandits drawn per game
+P4 = make_setting(4)  # the default policy in every seat, bandits drawn per game
 
 
 def simulate(games=GAMES, setting=P4, **kwargs):
@@ -225,9 +226,9 @@ def test_several_settings_share_a_folder(tmp_path):
 
 def test_default_setting_id_is_stable_and_distinct():
     a = make_setting(4)
-    assert a.id == make_setting(4, policies="random", lineup="random").id
+    assert a.id == make_setting(4, policies=DEFAULT, lineup="random").id
     assert a.id == make_setting(4, label="another name").id
-    assert a.id.startswith("p4-random-")
+    assert a.id.startswith(f"p4-{DEFAULT}-")
     assert a.id != make_setting(4, rules={"neutral_bullets": 5}).id
     assert a.id != make_setting(4, lineup="all").id
     assert make_setting(4, policies="greedy,random,random,random").id.startswith("p4-mixed-")
@@ -302,7 +303,7 @@ def test_player_table_schema_and_consistency(baseline):
     assert all(len(set(row)) == 4 for row in rounds[:50])
     assert g["station"].isin(STATIONS).all()
     assert g["neutral_left"].between(0, 13).all()
-    assert (p["policy"] == "random").all()
+    assert (p["policy"] == DEFAULT).all()
     assert list(baseline.settings["setting"]) == list(p["setting"].cat.categories)
 
 
@@ -381,7 +382,7 @@ def test_policy_parameters_by_name_are_resolved_and_recorded():
     tuned = make_setting(4, policies="weighted", params={"weighted": {"fire": 0.0}})
     assert plain.param_rows() is not None and plain.param_rows() != tuned.param_rows()
     assert plain.id != tuned.id
-    assert make_setting(4).param_rows() is None  # random reads no parameters
+    assert make_setting(4, policies="random").param_rows() is None  # it reads no parameters
     # Parameters of a policy nobody plays are checked, then left out of the setting.
     assert make_setting(4, params={"rollout": {"budget": 8}}) == make_setting(4)
     r = simulate(20, tuned, workers=1)

@@ -9,6 +9,8 @@ import coltsim
 from coltsim.analysis.frames import concat_results
 from coltsim.analysis.tournament import policy_shares
 from coltsim.cli import main
+from coltsim.policies import DEFAULT
+from coltsim.policies import LADDER as POLICY_LADDER
 from coltsim.setting import make_setting
 from coltsim.study.tournament import rotations, tournament
 
@@ -128,6 +130,14 @@ def test_tournament_command_on_an_experiment_file(tmp_path, capsys):
 
 def test_the_bundled_ladder_file():
     e = coltsim.load_experiment(LADDER)
-    assert e.name == "policy_ladder" and e.games >= 100
-    assert [s.policies for s in e.settings] == [GVR.policies, ("rollout",) + ("greedy",) * 3]
-    assert e.settings[1].policy_params()["rollout"]["budget"] == 64
+    assert e.name == "policy_ladder" and e.games >= 2000
+    # every rung of coltsim.policies.LADDER against three of the rung below, then DEFAULT
+    # against three greedy players
+    names = [name for name, _ in POLICY_LADDER]
+    tables = [list(s.policies) for s in e.settings]
+    assert tables[:-1] == [[upper] + [lower] * 3 for lower, upper in zip(names, names[1:])]
+    assert tables[-1] == [DEFAULT] + ["greedy"] * 3
+    for s in e.settings:
+        for name, params in POLICY_LADDER:
+            if name in s.policies:
+                assert {k: s.policy_params()[name][k] for k in params} == params

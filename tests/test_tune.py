@@ -131,12 +131,13 @@ def test_tune_spends_more_games_where_the_answer_is_open():
 def test_tune_warns_when_the_players_ignore_the_rule():
     """Random players never look at the Gunslinger bonus: the same deals play the same way and
     only the scores change."""
-    r = tune(make_setting(4), "gunslinger_bonus", [0, 1000], games=300, max_games=300,
-             seed=3, workers=1)
+    r = tune(make_setting(4, policies="random"), "gunslinger_bonus", [0, 1000], games=300,
+             max_games=300, seed=3, workers=1)
     assert "ignored gunslinger_bonus" in r.warning and "rescored" in r.warning
     assert (r.play["deals_changed"] == 0).all()
     # A rule that changes what happens is not reported as ignored, even by random players.
-    r = tune(make_setting(4), "hand_size", [5, 7], games=300, max_games=300, seed=3, workers=1)
+    r = tune(make_setting(4, policies="random"), "hand_size", [5, 7], games=300, max_games=300,
+             seed=3, workers=1)
     assert r.warning is None and r.reference == 5 and r.play["deals_changed"].iloc[1] > 0.5
 
 

@@ -128,7 +128,7 @@ MAX_PLAYERS = 6
 N_PARAMS = 16
 REC_W = 24  # columns of a trace record (log.py)
 MAX_RECORDS = 4  # trace records one step may write
-SCRATCH_N = 160
+SCRATCH_N = 192
 N_PLACES = K.MAX_SPOTS + K.MAX_BANDITS + 1  # spots, bandits, the box
 FSCRATCH_N = 128
 

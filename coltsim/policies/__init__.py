@@ -9,15 +9,18 @@ registered by name with an integer id; mixed seats dispatch on the id of the dec
 what a setting is validated against); ``view`` holds the helpers that read the position,
 ``observe`` the observation and the determinisation used by ``rollout``; ``registry`` resolves
 names, presets, parameters and user policies (``"package.module:function"``).  Games are
-played by coltsim.playout.  See docs/policies.md.
+played by coltsim.playout.  ``DEFAULT`` names the policy of every seat not told otherwise,
+``LADDER`` the built-ins from weakest to strongest.  See docs/policies.md.
 
 The compiled modules load on first use of a name below, so that ``coltsim.policies.catalog``
 can be imported without numba.
 """
-from .catalog import FIRST_USER_ID, POLICY_IDS, POLICY_NAMES, param_names, param_vector
+from .catalog import (
+    DEFAULT, FIRST_USER_ID, LADDER, POLICY_IDS, POLICY_NAMES, param_names, param_vector,
+)
 
-__all__ = ["FIRST_USER_ID", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose", "load_user_policy",
-           "param_names", "param_vector", "resolve_policies"]
+__all__ = ["DEFAULT", "FIRST_USER_ID", "LADDER", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose",
+           "load_user_policy", "param_names", "param_vector", "resolve_policies"]
 
 
 def __getattr__(name):

@@ -14,8 +14,8 @@ cautious, never_fires, never_moves_marshal) have ids of their own, so a name alo
 
 ``choose(st, obs)`` looks up the deciding player's policy id in ``st.seat_policy``; ``obs`` is a
 scratch state for the observation.  ``random`` is answered inline (one draw, no observation).
-``greedy`` and ``weighted`` read only what their player may know through view.py's helpers, which
-give the same answers on the state as on an observation, so they are handed the state itself
+``greedy``, ``weighted`` and ``planner`` read only what their player may know (view.py's rule),
+so they give the same answers on the state as on an observation and are handed the state itself
 (no copy); tests/test_policies.py checks both facts.  ``rollout`` samples worlds from an
 observation built for it.  User policies (ids from ``FIRST_USER_ID``) are dispatched by the
 playout's user dispatcher (playout.py); here an unknown id plays at random.
@@ -24,10 +24,12 @@ from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .catalog import (  # the ids of the built-in policies, by name
-    FIRST_PRESET, POLICY_GREEDY, POLICY_RANDOM, POLICY_ROLLOUT, POLICY_WEIGHTED, PRESET_NAMES,
+    FIRST_PRESET, POLICY_GREEDY, POLICY_PLANNER, POLICY_RANDOM, POLICY_ROLLOUT, POLICY_WEIGHTED,
+    PRESET_NAMES,
 )
 from .heuristic import greedy_policy, preset_policy, weighted_policy
 from .observe import observe
+from .planner import planner_policy
 from .rollout import rollout_policy
 
 
@@ -42,6 +44,8 @@ def _choose_builtin(st, obs, player, pid):
     n = st.game[G_PEND_N]
     kind = st.game[G_PEND_KIND]
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
+    if pid == POLICY_PLANNER:
+        return planner_policy(st, kind, st.options[:n], st.params[player], rng)
     if pid == POLICY_GREEDY:
         return greedy_policy(st, kind, st.options[:n], st.params[player], rng)
     if pid == POLICY_WEIGHTED:

@@ -126,8 +126,40 @@ FIRST_PRESET = 4  # then one id per preset of ``weighted``
 for _k, _name in enumerate(PRESET_NAMES):
     register(Policy(_name, FIRST_PRESET + _k, _weights(PRESETS[_name]), plays_as="weighted"))
 
+# --- planner (planner.py) ---------------------------------------------------------------------
+POLICY_PLANNER = FIRST_PRESET + len(PRESET_NAMES)
+PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's docstring)
+    ("pot_now", 0.55),  # share of the loot within reach counted while a Robbery can be played
+    ("pot_later", 0.33),  # ... counted for later rounds
+    ("reach", 0.38),  # share of a neighbouring spot's loot (one Move or Floor Change away)
+    ("clog", 5.3),  # dollars per bullet card received, per later round
+    ("tau", 0.05),  # Gunslinger race: uncertainty (in shots) per round left
+    ("leader", 0.46),  # opponents counted as: leader x this + their mean x (1 - this)
+    ("marshal_risk", 3.0),  # dollars for standing inside a car next to the Marshal
+    ("exposed", 17.7),  # dollars per opponent with bullets who has the bandit in its line of fire
+    ("draw", 38.9),  # dollars for drawing while turns remain this round
+    ("draw_need", 24.1),  # dollars per later turn of this round the hand could not fill
+    ("hide", 9.6),  # dollars for playing a card face down
+    ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
+)  # tuned by self-play (docs/policies.md, benchmarks/tune_planner.py)
+register(Policy("planner", POLICY_PLANNER, tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
+
 POLICY_NAMES = tuple(sorted(POLICIES, key=lambda name: POLICIES[name].id))
 POLICY_IDS = {name: POLICIES[name].id for name in POLICY_NAMES}
+
+
+# The policy of every seat an experiment, a simulation or a trace does not name: the strongest
+# policy fast enough for million-game studies.
+DEFAULT = "planner"
+# The strength ladder, weakest first: (name, parameters) as an experiment file names them (its
+# ``policies`` and ``[policy_params.NAME]``).  Each rung wins at least 0.32 of the 4-player games
+# it plays against three of the rung below (experiments/policy_ladder.toml measures it).
+LADDER = (
+    ("random", {}),
+    ("greedy", {}),
+    ("rollout", {"budget": 64, "playout": "greedy"}),
+    ("planner", {}),
+)
 
 
 # --- parameters by name -----------------------------------------------------------------------

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    FIRST_USER_ID, N_PARAMS, POLICIES, POLICY_IDS, POLICY_NAMES, USER_POLICY, param_names,
+    DEFAULT, FIRST_USER_ID, N_PARAMS, POLICIES, POLICY_IDS, POLICY_NAMES, USER_POLICY, param_names,
     param_vector,
 )
 
@@ -89,13 +89,14 @@ def _label(fn) -> str:
 
 
 def resolve_policies(players: int, policies=None, params=None) -> Seats:
-    """One policy per player from ``policies`` (None: random; one spec for all; or a list).
+    """One policy per player from ``policies`` (None: ``catalog.DEFAULT``; one spec for all; or a
+    list).
 
     A spec is a name, ``"package.module:function"`` or a compiled function.  ``params`` maps a
     policy name (or spec string) to its parameters by name, or gives a ``players x N_PARAMS``
     array (user policies read their row as they like)."""
     if policies is None:
-        policies = "random"
+        policies = DEFAULT
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     elif callable(policies):

@@ -26,16 +26,19 @@ from coltsim.traces.trace import trace_game, write_trace
 
 HERE = Path(__file__).parent
 
-# file name -> (setting, seed, game index): every player count, fixed line-ups, different seeds.
+# file name -> (setting, seed, game index): every player count, fixed line-ups, different seeds;
+# played by random policies (what the rules allow, not how a policy plays).
 GOLDEN = {
-    "p3_seed1.jsonl": (make_setting(3, lineup="cheyenne,tuco,django"), 1, 0),
-    "p4_seed7.jsonl": (make_setting(4, lineup="ghost,belle,tuco,doc"), 7, 0),
-    "p5_seed2.jsonl": (make_setting(5, lineup="belle,django,doc,ghost,cheyenne"), 2, 3),
-    "p6_seed9.jsonl": (make_setting(6, lineup="doc,ghost,belle,cheyenne,tuco,django"), 9, 0),
+    "p3_seed1.jsonl": (make_setting(3, lineup="cheyenne,tuco,django", policies="random"), 1, 0),
+    "p4_seed7.jsonl": (make_setting(4, lineup="ghost,belle,tuco,doc", policies="random"), 7, 0),
+    "p5_seed2.jsonl": (make_setting(5, lineup="belle,django,doc,ghost,cheyenne",
+                                    policies="random"), 2, 3),
+    "p6_seed9.jsonl": (make_setting(6, lineup="doc,ghost,belle,cheyenne,tuco,django",
+                                    policies="random"), 9, 0),
     # The variants: the advanced rules, and the 2-player game (two bandits per player).
-    "p4_advanced_seed5.jsonl": (make_setting(4, lineup="tuco,doc,belle,ghost",
+    "p4_advanced_seed5.jsonl": (make_setting(4, lineup="tuco,doc,belle,ghost", policies="random",
                                              rules={"advanced": True}), 5, 0),
-    "p2_seed4.jsonl": (make_setting(2, lineup="ghost,doc,tuco,belle"), 4, 0),
+    "p2_seed4.jsonl": (make_setting(2, lineup="ghost,doc,tuco,belle", policies="random"), 4, 0),
 }
 
 
