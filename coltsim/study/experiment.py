@@ -111,7 +111,7 @@ class Experiment:
         if output is not None:
             changes["output"] = Path(output)
         if workers is not None:
-            changes["workers"] = _checked(self.source, check_workers, workers)
+            changes["workers"] = _checked(self.source, check_workers, workers, self.backend)
         return dataclasses.replace(self, **changes)
 
 
@@ -120,7 +120,7 @@ def load_experiment(path) -> Experiment:
     """Read and validate an experiment file; :class:`ExperimentError` on any problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the TOML
     except OSError as e:
         raise ExperimentError(f"{path}: cannot read the experiment file: {e.strerror}") from None
     except UnicodeDecodeError:
@@ -165,7 +165,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     backend = _choice(source, "backend", data.get("backend", "loky"), BACKENDS)
     scheduler = data.get("scheduler")
     _checked(source, check_backend, backend, scheduler)
-    workers = _checked(source, check_workers, data.get("workers"))
+    workers = _checked(source, check_workers, data.get("workers"), backend)
     policy_params = data.get("policy_params", {})
     if not isinstance(policy_params, dict) or not all(isinstance(v, dict)
                                                       for v in policy_params.values()):

@@ -242,8 +242,3 @@ def _end_line(out_b, players: int) -> dict:
 def write_trace(lines: list[dict], out: IO[str]) -> None:
     for line in lines:
         out.write(json.dumps(line, separators=(", ", ": ")) + "\n")
-
-
-def read_trace(path) -> list[dict]:
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ...analysis.frames import as_results
 from ...analysis.stats import CORRECTIONS, LEVEL
+from ...runs.lock import folder_lock
 from ...runs.storage import load_results
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections
@@ -95,7 +96,8 @@ def render_from_folder(folder, data=None) -> Report:
     """Re-render ``reports/NAME`` from its saved data, without simulating.
 
     The experiment is read from ``folder/experiment.toml`` if it is there; the data (a results
-    folder, ``coltsim.load_results``) from ``data`` if given, else ``folder/data``.
+    folder, ``coltsim.load_results``: verified, the experiment's settings only) from ``data`` if
+    given, else ``folder/data``.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -106,4 +108,6 @@ def render_from_folder(folder, data=None) -> Report:
     data = Path(data) if data is not None else folder / "data"
     if not (data / "manifest.json").exists():
         raise ValueError(f"{folder}: no saved results in {data} (no manifest.json)")
-    return build_report(load_results(data), experiment, folder)
+    settings = None if experiment is None else [s.id for s in experiment.settings]
+    with folder_lock(folder):
+        return build_report(load_results(data, settings=settings), experiment, folder)
