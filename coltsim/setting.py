@@ -254,6 +254,7 @@ def _function_label(fn) -> str:
 def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     """One label per player, and the functions among them by label."""
     allowed = f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
+    given = policies
     if policies is None:
         policies = [LINEUP_RANDOM]
     elif isinstance(policies, str):
@@ -265,7 +266,7 @@ def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     else:
         policies = []
     if not policies or not all(isinstance(p, str) or callable(p) for p in policies):
-        raise FieldError("policies", f"{policies!r} is not a policy list; allowed: {allowed}")
+        raise FieldError("policies", f"{given!r} is not a policy list; allowed: {allowed}")
     if len(policies) == 1:
         policies = policies * players
     if len(policies) != players:
