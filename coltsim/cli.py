@@ -99,11 +99,11 @@ def _run(args) -> None:
 def _report(args) -> None:
     from .study.report import render_from_folder
 
-    if args.repair:
+    folder = Path(args.folder)
+    if args.repair and (folder / "data" / "manifest.json").is_file():
         from .runs.runner import repair_folder
         from .study.experiment import load_experiment
 
-        folder = Path(args.folder)
         toml = folder / "experiment.toml"
         settings = [s.id for s in load_experiment(toml).settings] if toml.exists() else None
         repair_folder(folder / "data", settings, workers=args.workers)
@@ -157,6 +157,7 @@ class _Parser(argparse.ArgumentParser):
     """A usage mistake in one line and exit status 2, like every other bad input."""
 
     def error(self, message):
+        message = message.replace("\r", "\\r").replace("\n", "\\n")  # it quotes arguments
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

@@ -362,16 +362,12 @@ class RunFolder:
         if path.exists() and not path.is_dir():
             raise ResultsError(f"{path} exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
+        self._refuse_foreign()  # before the lock: no file of ours in a folder that is not
         with self._stack as stack:
             stack.enter_context(folder_lock(path))
             remove_temporaries(path)
-            manifest = read_manifest(path)
-            if manifest is None:
-                others = sorted(p.name for p in path.iterdir() if p.name != LOCK)
-                if others:
-                    raise ResultsError(f"{path} is not empty and holds no {MANIFEST} (it holds "
-                                       f"{', '.join(others[:3])}); choose a new or empty folder")
-            self.manifest = manifest  # None until prepare() records a setting
+            self._refuse_foreign()
+            self.manifest = read_manifest(path)  # None until prepare() records a setting
             stack.callback(remove_temporaries, path, self.token)
             stack.callback(self.flush)
             self._stack = stack.pop_all()
@@ -379,6 +375,16 @@ class RunFolder:
 
     def __exit__(self, *exc) -> None:
         self._stack.close()
+
+    def _refuse_foreign(self) -> None:
+        """A folder without a manifest must be empty (but for the lock and temporaries)."""
+        if (self.path / MANIFEST).exists():
+            return
+        ours = {LOCK} | {p.name for p in self.path.glob(f".{MANIFEST}.*.tmp")}
+        others = sorted(p.name for p in self.path.iterdir() if p.name not in ours)
+        if others:
+            raise ResultsError(f"{self.path} is not empty and holds no {MANIFEST} (it holds "
+                               f"{', '.join(others[:3])}); choose a new or empty folder")
 
     def prepare(self, setting: Setting, seed: int, games: int, chunk_size: int | None,
                 header: dict, default_chunk_size: int) -> int:

@@ -76,7 +76,7 @@ class _Checker:
     # --- shape --------------------------------------------------------------------------------
     def fields(self, i, line) -> bool:
         kind = line.get("type")
-        if kind not in _FIELDS:
+        if not isinstance(kind, str) or kind not in _FIELDS:
             self.fail(i, f"unknown type {kind!r}")
             return False
         ok = self.typed(i, kind, line, _FIELDS[kind])
