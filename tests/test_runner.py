@@ -151,6 +151,20 @@ def test_manifest_mismatch_is_refused(tmp_path, change, field):
         to_folder(tmp_path, games, **{**kwargs, **change})
 
 
+def test_chunk_records_carry_their_game_range_so_a_run_can_grow():
+    """Chunks are planned around the recorded ones, whatever their numbers: a fresh run on the
+    grid of the chunk size, a lost chunk under its own number, more games after a short last
+    chunk under new numbers."""
+    def records(*spans):
+        return {c: {"chunk": c, "first_game": f, "n_games": n} for c, f, n in spans}
+
+    assert storage.plan_chunks(120, 50, {}) == [(0, 0, 50), (1, 50, 50), (2, 100, 20)]
+    assert storage.plan_chunks(120, 50, records((0, 0, 50), (2, 100, 20))) == [(1, 50, 50)]
+    assert storage.plan_chunks(120, 50, records((0, 0, 20))) == [(1, 20, 30), (2, 50, 50),
+                                                                  (3, 100, 20)]
+    assert storage.plan_chunks(120, 50, records((0, 0, 50), (1, 50, 50), (2, 100, 20))) == []
+
+
 def test_a_new_label_is_recorded_not_refused(tmp_path):
     to_folder(tmp_path, 300, setting=make_setting(4, setting_id="s"), workers=1)
     info = to_folder(tmp_path, 300, setting=make_setting(4, setting_id="s", label="four"),
