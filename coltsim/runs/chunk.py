@@ -30,6 +30,7 @@ from ..engine.scoring import (
     RG_N_WINNERS, RG_NEUTRAL_LEFT, RG_ROUNDS,
 )
 from ..playout import FAIL_ILLEGAL_OPTION, batch_kernel
+from ..policies import Seats, resolve_policies
 from ..results import ROUND_CARDS, STATIONS
 from . import storage
 
@@ -65,12 +66,8 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
         _exit_with_parent(job.parent)
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
-    args = (job.seed, first, job.lineups, job.seat_policy, job.params, job.opts, job.check,
-            out_b, out_g)
-    if job.functions:
-        _play_user_policies(job, args)
-    else:
-        batch_kernel(())(*args)  # plays the games one after another, without the GIL
+    play_batch(job.functions, job.policies, (job.seed, first, job.lineups, job.seat_policy,
+                                             job.params, job.opts, job.check, out_b, out_g))
     failed = np.flatnonzero(out_g[:, RG_FAIL])
     if failed.size:
         g = int(failed[0])
@@ -83,17 +80,37 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
     return chunk, first, n, None, tables
 
 
-def _play_user_policies(job: ChunkJob, args) -> None:
-    """The batch kernel with the user's policies compiled in: a function numba cannot compile
-    (or that fails while playing) is the user's mistake, a ``ValueError`` naming it."""
+def resolve_seats(setting) -> Seats:
+    """The policies of every seat of ``setting``, ready for the kernels
+    (``coltsim.policies.resolve_policies``); a user policy that is not a function numba can
+    compile is a ``ValueError`` naming it."""
     try:
-        batch_kernel(job.functions)(*args)
+        return resolve_policies(setting.players, setting.policy_specs(), setting.policy_params())
+    except ValueError:
+        raise
     except Exception as e:  # numba's errors have many types, all of them the policy's fault
-        users = ", ".join(p for p in dict.fromkeys(job.policies) if ":" in p)
-        first_line = (str(e).strip().splitlines() or [""])[0][:200]
-        raise ValueError(f"policies: user policy {users} cannot be played ({type(e).__name__}: "
-                         f"{first_line}); a policy is a numba function of (obs, kind, options, "
-                         "params, rng) returning an option index (docs/policies.md)") from None
+        raise _user_policy_error(setting.policies, e) from None
+
+
+def play_batch(functions: tuple, policies, args) -> None:
+    """Call the batch kernel (the games one after another, without the GIL) with the user
+    policies ``functions`` compiled in: a function numba cannot compile (or that fails while
+    playing) is the user's mistake, a ``ValueError`` naming it among ``policies``."""
+    if not functions:
+        batch_kernel(())(*args)
+        return
+    try:
+        batch_kernel(functions)(*args)
+    except Exception as e:
+        raise _user_policy_error(policies, e) from None
+
+
+def _user_policy_error(policies, e: Exception) -> ValueError:
+    users = ", ".join(p for p in dict.fromkeys(policies) if ":" in p)
+    first_line = (str(e).strip().splitlines() or [""])[0][:200]
+    return ValueError(f"policies: user policy {users} cannot be played ({type(e).__name__}: "
+                      f"{first_line}); a policy is a numba function of (obs, kind, options, "
+                      "params, rng) returning an option index (docs/policies.md)")
 
 
 _watched_parent: list = []  # the main process this worker watches (once per process)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .. import __version__
 from .. import constants as K
-from ..policies import catalog, resolve_policies
+from ..policies import catalog
 from ..results import Results
 from ..setting import Setting, make_setting
 from . import chunk as C
@@ -151,7 +151,7 @@ class _Run:
 
     def job(self, folder: Path | None, token: str = "") -> C.ChunkJob:
         s = self.setting
-        seats = resolve_policies(s.players, s.policy_specs(), s.policy_params())
+        seats = C.resolve_seats(s)
         return C.ChunkJob(self.seed, s.lineups(), seats.seat_policy, seats.params,
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
