@@ -25,6 +25,7 @@ import coltsim
 from coltsim.cli import main
 from coltsim.runs import storage
 from coltsim.runs.lock import FolderLocked, StaleLockWarning, folder_lock
+from coltsim.runs.runner import repair_folder
 from coltsim.setting import make_setting
 
 P4 = make_setting(4)
@@ -117,6 +118,24 @@ def test_records_that_count_a_game_twice_are_refused(folder, baseline):
     with pytest.warns(storage.RepairWarning, match="chunk 9 .* overlaps another chunk"):
         assert resume(folder).chunks_run == 0
     assert_same(coltsim.load_results(folder), baseline)
+
+
+@pytest.mark.parametrize("setting", [
+    make_setting(3, lineup="all", policies="weighted", params={"weighted": {"fire": 0.5}},
+                 label="fewer shots"),
+    make_setting(4, policies="random,rollout,random,random", rules={"advanced": True},
+                 params={"rollout": {"budget": 2, "playout": "random"}}),
+    make_setting(2, lineup="belle,random,random,doc"),
+    make_setting(5, policies="aggressive", rules={"gunslinger_bonus": 0}, setting_id="mine"),
+])
+def test_repair_plays_again_what_the_manifest_records(tmp_path, setting):
+    coltsim.simulate_to_folder(setting, 20, tmp_path, chunk_size=10, workers=1, progress=False)
+    before = coltsim.load_results(tmp_path)
+    storage.chunk_path(tmp_path, "games", setting.id, 1).unlink()
+    with pytest.warns(storage.RepairWarning, match="missing"):
+        infos = repair_folder(tmp_path, workers=1, progress=False)
+    assert [(i.setting_id, i.chunks_run) for i in infos] == [(setting.id, 1)]
+    assert_same(coltsim.load_results(tmp_path), before)
 
 
 @pytest.mark.parametrize("manifest, message", [

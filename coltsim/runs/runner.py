@@ -261,24 +261,25 @@ def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
     RunInfo
     """
     run = _Run.make(setting, games, seed, chunk_size, workers, backend, scheduler, check)
-    folder = check_folder(folder)
     sid = run.setting.id
-    with storage.RunFolder(folder) as out:
+    out = storage.RunFolder(folder)
+    # Workers write their own chunks when they share our file system; Dask's send them back.
+    # (The policies are resolved here, before the folder is touched.)
+    job = run.job(out.path if run.backend != "dask" else None, out.token)
+    with out:
         chunk_size = out.prepare(run.setting, run.seed, run.games, run.chunk_size,
                                  manifest_header(), DEFAULT_CHUNK_SIZE)
         kept = out.kept(sid)
         todo = storage.plan_chunks(run.games, chunk_size, kept)
-        # Workers write their own chunks when they share our file system; Dask's send them back.
-        job = run.job(folder if run.backend != "dask" else None, out.token)
 
         def on_done(chunk, first, n, result):
             if not isinstance(result, dict):
-                result = storage.write_chunk(folder, sid, chunk, first, result, out.token)
+                result = storage.write_chunk(out.path, sid, chunk, first, result, out.token)
             out.add(sid, result)
 
         start = time.perf_counter()
         run.play(job, todo, progress, on_done)
-    return RunInfo(folder, sid, run.games, len(kept) + len(todo), len(todo),
+    return RunInfo(out.path, sid, run.games, len(kept) + len(todo), len(todo),
                    sum(n for _, _, n in todo), time.perf_counter() - start)
 
 
@@ -310,21 +311,19 @@ def setting_from_entry(setting_id: str, entry: dict) -> Setting:
     params = {}
     for policy, row in zip(entry["policies"], entry["params"] or ()):
         spec = catalog.POLICIES[policy].params if policy in catalog.POLICIES else ()
-        names = catalog.param_names(policy)
         defaults = catalog.param_vector(policy)
         changed = {}
-        for i, name in enumerate(names):
+        for i, name in enumerate(catalog.param_names(policy)):
             if row[i] != defaults[i]:
                 p = spec[i] if spec else None
-                changed[name] = (p.choices[int(row[i])] if p is not None and p.choices else
-                                 int(row[i]) if p is not None and p.whole else row[i])
+                changed[name] = (p.choices[int(row[i]) % len(p.choices)] if p and p.choices else
+                                 int(row[i]) if p and p.whole else row[i])
         if changed:
             params.setdefault(policy, changed)
     setting = make_setting(entry["players"], entry["lineup"], entry["policies"], entry["rules"],
                            params, entry.get("label"), setting_id)
-    recorded = {k: entry[k] for k in setting.as_dict()}
-    if setting.as_dict() != recorded:
-        raise storage.ResultsError(f"setting {setting_id}: the manifest's record cannot be "
-                                   "played again by this coltsim (its policies' parameters "
-                                   "differ); run it again into a new folder")
+    if setting.as_dict() != {k: entry[k] for k in setting.as_dict()}:
+        raise storage.ResultsError(f"setting {setting_id}: this coltsim cannot play again what "
+                                   "the manifest records (its policies' parameters differ); run "
+                                   "it again into a new folder")
     return setting

@@ -53,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import constants as K
+from ..policies.catalog import N_PARAMS
 from ..results import PLAYER_COLUMNS, ROUND_CARDS, STATIONS, Results, game_columns
 from ..rules import Rules
 from ..setting import _ID, Setting
@@ -228,10 +229,11 @@ def _entry_problem(e) -> str | None:
             or not all(isinstance(p, str) for p in policies):
         return f"policies must be a list of names, got {policies!r}"
     params = e.get("params")
-    if params is not None and not (isinstance(params, list) and all(
-            isinstance(row, list) and all(isinstance(x, (int, float)) for x in row)
-            for row in params)):
-        return "params must be null or a list of rows of numbers"
+    if params is not None and not (isinstance(params, list) and len(params) == len(policies)
+                                   and all(isinstance(row, list) and len(row) == N_PARAMS
+                                           and all(isinstance(x, (int, float)) for x in row)
+                                           for row in params)):
+        return f"params must be null or one row of {N_PARAMS} numbers per player"
     if not isinstance(e.get("rules"), dict):
         return "rules must be an object of rule options"
     try:
