@@ -33,7 +33,7 @@ MAX_PLAYERS = 6
 LINEUP_RANDOM = "random"  # each bandit drawn per game (also one entry of a line-up)
 LINEUP_ALL = "all"  # every ordered line-up of characters in turn
 LINEUP_MODES = (LINEUP_RANDOM, LINEUP_ALL)
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
+SETTING_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 _USER_POLICY_TEXT = '"package.module:function"'
 
 
@@ -168,7 +168,7 @@ def make_setting(players: int = 4, lineup=None, policies=None, rules=None, param
                                     f"got {label!r}")
     if setting_id is None:
         setting_id = _setting_id(players, lineup, policies, rules, params)
-    elif not isinstance(setting_id, str) or not _ID.match(setting_id):
+    elif not isinstance(setting_id, str) or not SETTING_ID.match(setting_id):
         raise FieldError("setting_id", f"must be 1-100 letters, digits or _.=+- (starting "
                                          f"with a letter or digit), got {setting_id!r}")
     return Setting(setting_id, players, lineup, policies, rules, params, label,

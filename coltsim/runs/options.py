@@ -7,7 +7,9 @@ bounds.  The upper bounds keep a typing slip from starting a run that can never 
 exhausts the machine: a billion games per setting (2.5 hours of random players on 2 cores,
 20,000 chunks of the default size), 20,000 chunks per setting (the manifest records each), ten
 million games in memory (a few GB of tables), and four workers per available core of this
-machine (processes or threads beyond that only cost memory).  Plain Python: checking a run loads no compiled code.
+machine (processes or threads beyond that only cost memory).
+
+Plain Python: checking a run loads no compiled code.
 """
 from __future__ import annotations
 

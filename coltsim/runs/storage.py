@@ -1,5 +1,5 @@
-"""A results folder on disk: chunk files, the manifest that records and verifies them, the lock
-that gives a folder one writer, and reading it all back as :class:`coltsim.results.Results`.
+"""A results folder on disk: chunk files, the manifest that records and verifies them, a run
+writing the folder, and reading it all back as :class:`coltsim.results.Results`.
 
 Layout (written by coltsim.runs.runner)::
 
@@ -56,7 +56,7 @@ from .. import constants as K
 from ..policies.catalog import N_PARAMS
 from ..results import PLAYER_COLUMNS, ROUND_CARDS, STATIONS, Results, game_columns
 from ..rules import Rules
-from ..setting import _ID, Setting
+from ..setting import SETTING_ID, Setting
 from .lock import LOCK, folder_lock
 from .options import check_chunk_count, check_folder
 
@@ -75,13 +75,14 @@ REMEDY = ("recompute it with `coltsim report REPORT --repair` (a report's data) 
 
 class ResultsError(ValueError):
     """A results folder that cannot be used as it is: a chunk missing, damaged or not yet
-    computed, a manifest coltsim cannot read, or another run writing the folder.  The message
-    is one line naming the folder or file and what to do."""
+    computed, a manifest coltsim cannot read or that does not match the run.  The message is one
+    line naming the folder or file and what to do.  (Another run writing the folder is
+    :class:`coltsim.runs.lock.FolderLocked`.)"""
 
 
 class RepairWarning(UserWarning):
-    """A run found something wrong in its folder and repaired it: a damaged or missing chunk
-    it recomputes, or the stale lock of a run that died."""
+    """A run found something wrong in its folder and repairs it: a damaged or missing chunk it
+    recomputes, a record holding games another one holds, which it drops."""
 
 
 # --- chunk files --------------------------------------------------------------------------------
@@ -171,8 +172,9 @@ def _tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
     for r in sorted(entry["chunks"], key=lambda r: r["first_game"]):
         if r["first_game"] < held_to:
             return (f"{folder}: chunks {previous['chunk']} and {r['chunk']} of setting "
-                    f"{setting_id} both hold game {r['first_game']:,}: the manifest was edited; "
-                    f"use a new folder")
+                    f"{setting_id} both hold game {r['first_game']:,} (an edited manifest); "
+                    "running the same simulation again (`coltsim report REPORT --repair` for a "
+                    "report's data) keeps one")
         if r["first_game"] > held_to:
             break
         held_to, previous = r["first_game"] + r["n_games"], r
@@ -265,7 +267,7 @@ def _check_manifest(path: Path, manifest) -> dict:
     if not isinstance(settings, dict):
         unreadable(f"settings must be an object of settings by id, got {settings!r}")
     for sid, entry in settings.items():
-        if not _ID.match(sid):
+        if not SETTING_ID.match(sid):
             unreadable(f"{sid!r} is not a setting id")
         problem = _entry_problem(entry)
         if problem:
@@ -433,11 +435,12 @@ class RunFolder:
             span = (r["first_game"], r["first_game"] + r["n_games"])
             if span[1] > entry["games"] or any(a < span[1] and span[0] < b for a, b in held) \
                     or r["chunk"] in kept:
-                problem = (f"{self.path}: chunk {r['chunk']} of setting {setting_id} "
-                           f"({_games_text(r)}) overlaps another chunk or the run's end")
-            else:
-                problem = next(filter(None, (_file_problem(self.path, setting_id, r, t)[0]
-                                             for t in TABLES)), None)
+                warnings.warn(f"{self.path}: chunk {r['chunk']} of setting {setting_id} "
+                              f"({_games_text(r)}) holds games another chunk holds or the run "
+                              "does not have; its record is dropped", RepairWarning)
+                continue
+            problem = next(filter(None, (_file_problem(self.path, setting_id, r, t)[0]
+                                         for t in TABLES)), None)
             if problem:
                 warnings.warn(f"{problem}; recomputing it", RepairWarning)
                 continue
@@ -528,8 +531,6 @@ def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
         df["setting"] = df["setting"].astype(pd.CategoricalDtype(list(df["setting"])))
         df["players"] = df["players"].astype(np.int8)
     return df
-
-
 
 
 def load_results(folder, settings=None, columns=None) -> Results:
