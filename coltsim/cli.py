@@ -1,10 +1,15 @@
-"""The ``coltsim`` command line.  Bad input gives a one-line error and exit status 2."""
+"""The ``coltsim`` command line.  Bad input gives a one-line error and exit status 2 (a
+usage mistake, a bad value, a damaged or locked folder, a file that cannot be written); Ctrl-C
+gives one line and exit status 130; a warning (a chunk recomputed, a stale lock taken over) is
+one line too.  Only a bug of coltsim shows a traceback."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
 import time
+import warnings
+from pathlib import Path
 
 
 def _json_object(flag: str, text: str | None) -> dict | None:
@@ -34,8 +39,13 @@ _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
 
 
 def _trace(args) -> None:
+    import io
+
     from .traces.trace import trace_game, write_trace
 
+    if args.out and Path(args.out).is_dir():
+        raise ValueError(f"--out: {args.out} is a folder; give a file name, e.g. "
+                         f"{Path(args.out) / 'game.jsonl'}")
     game = 0 if args.game is None else args.game
     if args.source is None:
         if args.setting is not None:
@@ -54,42 +64,36 @@ def _trace(args) -> None:
         note = check_against_run(run, lines[-1])
         if note:
             print(f"coltsim trace: note: {note}", file=sys.stderr)
+    text = io.StringIO()
+    write_trace(lines, text)
     if args.out:
-        with open(args.out, "w") as f:
-            write_trace(lines, f)
+        Path(args.out).write_text(text.getvalue(), encoding="utf-8")
     else:
-        write_trace(lines, sys.stdout)
+        sys.stdout.write(text.getvalue())
 
 
 def _show(args) -> None:
     from .traces.show import render
-    from .traces.trace import read_trace
+    from .traces.tracecheck import TraceError, read_trace
 
     name = "standard input" if args.trace == "-" else args.trace
+    lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
     try:
-        lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
-    except OSError as e:
-        raise ValueError(f"cannot read trace {name}: {e.strerror}") from e
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{name} is not a JSON Lines trace: {e}") from e
-    if not lines or lines[0].get("type") != "setup":
-        raise ValueError(f"{name} is not a coltsim trace: its first line is not a setup line")
-    print(render(lines))
+        text = render(lines)
+    except (LookupError, TypeError, AttributeError) as e:
+        raise TraceError(f"{name}: cannot be shown: a field is missing or malformed "
+                         f"({type(e).__name__}: {e})") from None
+    print(text)
 
 
 def _simulate(args) -> None:
     from .runs.runner import simulate_to_folder
 
     setting = _setting(args)
-    try:
-        info = simulate_to_folder(setting, args.games, args.out, seed=args.seed,
-                                  chunk_size=args.chunk_size, workers=args.workers,
-                                  backend=args.backend, scheduler=args.scheduler,
-                                  check=args.check, progress=not args.quiet)
-    except KeyboardInterrupt:
-        print(f"coltsim simulate: interrupted; finished chunks are kept in {args.out}: run the "
-              f"same command again to resume", file=sys.stderr)
-        raise SystemExit(130) from None
+    info = simulate_to_folder(setting, args.games, args.out, seed=args.seed,
+                              chunk_size=args.chunk_size, workers=args.workers,
+                              backend=args.backend, scheduler=args.scheduler, check=args.check,
+                              progress=not args.quiet)
     if not args.quiet:
         done = info.games - info.games_run
         print(f"{info.games_run:,} games in {info.seconds:.1f} s "
@@ -116,6 +120,14 @@ def _run(args) -> None:
 def _report(args) -> None:
     from .study.report import render_from_folder
 
+    folder = Path(args.folder)
+    if args.repair and (folder / "data" / "manifest.json").is_file():
+        from .runs.runner import repair_folder
+        from .study.experiment import load_experiment
+
+        toml = folder / "experiment.toml"
+        settings = [s.id for s in load_experiment(toml).settings] if toml.exists() else None
+        repair_folder(folder / "data", settings, workers=args.workers)
     render_from_folder(args.folder)
     print(f"report: {args.folder}/report.md")
 
@@ -180,8 +192,16 @@ def _workers_flags(p, help_text: str) -> None:
     p.add_argument("--n-jobs", action=_Renamed, new="--workers")
 
 
+class _Parser(argparse.ArgumentParser):
+    """A usage mistake in one line and exit status 2, like every other bad input."""
+
+    def error(self, message):
+        message = message.replace("\r", "\\r").replace("\n", "\\n")  # it quotes arguments
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="coltsim", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="coltsim", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="simulate an experiment file and write its report")
@@ -194,6 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="re-render a report folder from its saved data")
     p.add_argument("folder", help="e.g. reports/quickstart")
+    p.add_argument("--repair", action="store_true",
+                   help="first recompute the data's missing or damaged chunks")
+    p.add_argument("--workers", type=int, help="parallel workers of --repair (default: every "
+                                               "core)")
     p.set_defaults(func=_report)
 
     p = sub.add_parser("tournament", help="play an experiment's settings as tables of policies, "
@@ -291,22 +315,56 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(text) -> str:
+    lines = str(text).strip().splitlines() or [""]
+    return lines[0] + (" (...)" if len(lines) > 1 else "")
+
+
+def _os_error(e: OSError) -> str:
+    """A failure of the file system (a read-only or full disk, a missing folder) in one line."""
+    where = f"{e.filename}: " if e.filename is not None else ""
+    return f"{where}{e.strerror or _one_line(e)}"
+
+
+def _interrupted(args) -> str:
+    if args.command not in ("simulate", "run"):
+        return "interrupted"
+    folder = args.out or "the report folder"
+    return (f"interrupted; finished chunks are kept in {folder}: run the same command again to "
+            "resume")
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     try:
         args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, or a usage mistake (one line: _Parser.error)
+        return e.code if isinstance(e.code, int) else 0
     except ValueError as e:  # an old spelling (_Renamed)
         command = next((a for a in argv if not a.startswith("-")), "")
         print(f"coltsim {command}: error: {e}", file=sys.stderr)
         return 2
-    try:
-        args.func(args)
-    except ValueError as e:
-        print(f"coltsim {args.command}: error: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+    prog = f"coltsim {args.command}"
+
+    def one_line_warning(message, category, filename, lineno, file=None, line=None):
+        print(f"{prog}: warning: {_one_line(message)}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = one_line_warning
+        try:
+            args.func(args)
+        except KeyboardInterrupt:
+            print(f"{prog}: {_interrupted(args)}", file=sys.stderr)
+            return 130
+        except ValueError as e:
+            print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:
+            return 0
+        except OSError as e:
+            print(f"{prog}: error: {_os_error(e)}", file=sys.stderr)
+            return 2
     return 0
 
 

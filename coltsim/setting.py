@@ -36,7 +36,7 @@ LINEUP_MODES = (LINEUP_RANDOM, LINEUP_ALL)
 # The policy of every seat not told otherwise (coltsim.policies.DEFAULT): make_setting,
 # experiment files and the command line (trace, simulate) all read it here.
 DEFAULT_POLICY = catalog.DEFAULT
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
+SETTING_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 _USER_POLICY_TEXT = '"package.module:function"'
 
 
@@ -171,7 +171,7 @@ def make_setting(players: int = 4, lineup=None, policies=None, rules=None, param
                                     f"got {label!r}")
     if setting_id is None:
         setting_id = _setting_id(players, lineup, policies, rules, params)
-    elif not isinstance(setting_id, str) or not _ID.match(setting_id):
+    elif not isinstance(setting_id, str) or not SETTING_ID.match(setting_id):
         raise FieldError("setting_id", f"must be 1-100 letters, digits or _.=+- (starting "
                                          f"with a letter or digit), got {setting_id!r}")
     return Setting(setting_id, players, lineup, policies, rules, params, label,
@@ -257,6 +257,7 @@ def _function_label(fn) -> str:
 def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     """One label per player, and the functions among them by label."""
     allowed = f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
+    given = policies
     if policies is None:
         policies = [DEFAULT_POLICY]
     elif isinstance(policies, str):
@@ -268,7 +269,7 @@ def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     else:
         policies = []
     if not policies or not all(isinstance(p, str) or callable(p) for p in policies):
-        raise FieldError("policies", f"{policies!r} is not a policy list; allowed: {allowed}")
+        raise FieldError("policies", f"{given!r} is not a policy list; allowed: {allowed}")
     if len(policies) == 1:
         policies = policies * players
     if len(policies) != players:

@@ -42,7 +42,7 @@ def test_trace_to_stdout_is_the_same_game(tmp_path, capsys):
     (["trace", "--bandits", "ghost,belle,tuco,doc"], "--bandits is now --lineup"),
     (["simulate", "--games", "5", "--out", "x", "--bandits", "ghost"], "--bandits is now --lineup"),
     (["run", "experiments/quickstart.toml", "--n-jobs", "2"], "--n-jobs is now --workers"),
-    (["show", "/nonexistent/game.jsonl"], "cannot read trace"),
+    (["show", "/nonexistent/game.jsonl"], "game.jsonl: cannot read the trace: No such file"),
 ])
 def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(argv) == 2

@@ -113,7 +113,7 @@ def test_overrides_from_the_command_line_are_validated():
     assert e.games == 5 and str(e.output) == "/tmp/elsewhere" and e.workers == 2
     with pytest.raises(ExperimentError, match="games"):
         parse(GOOD).with_overrides(games=0)
-    with pytest.raises(ExperimentError, match="workers: must be a positive integer"):
+    with pytest.raises(ExperimentError, match="workers: must be an integer from 1 to"):
         parse(GOOD).with_overrides(workers=-1)
 
 

@@ -2,11 +2,6 @@
 Dask; the tidy tables; bad input."""
 import itertools
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 
 import numba
 import numpy as np
@@ -87,11 +82,18 @@ def test_resume_after_lost_chunks(baseline, tmp_path):
     storage.chunk_path(tmp_path, "games", sid, 3).unlink()
     tmp = storage.chunk_path(tmp_path, "games", sid, 2).with_name(".chunk-000002.parquet.ab.tmp")
     tmp.write_bytes(b"half a file")
-    partial = coltsim.load_results(tmp_path)
-    assert sorted(set(partial.games["game"] // 500)) == [0, 2]
-    assert len(partial.players) == 4 * len(partial.games)
+    with pytest.raises(storage.ResultsError, match=r"players/.*/chunk-000001.parquet: missing "
+                                                   r"\(chunk 1 .* games 500 to 999\)"):
+        coltsim.load_results(tmp_path)
 
-    again = to_folder(tmp_path, seed=7, workers=2)
+    with pytest.warns(storage.RepairWarning) as warned:
+        again = to_folder(tmp_path, seed=7, workers=2)
+    path = storage.chunk_path
+    assert [str(w.message) for w in warned] == [
+        f"{path(tmp_path, 'players', sid, 1)}: missing (chunk 1 of setting {sid}, games 500 to "
+        "999); recomputing it",
+        f"{path(tmp_path, 'games', sid, 3)}: missing (chunk 3 of setting {sid}, games 1,500 to "
+        "1,999); recomputing it"]
     assert (again.chunks_run, again.games_run) == (2, 1000)
     assert not tmp.exists()
     assert_same(coltsim.load_results(tmp_path), baseline)
@@ -99,55 +101,33 @@ def test_resume_after_lost_chunks(baseline, tmp_path):
     assert done.chunks_run == 0
 
 
+def recorded_chunks(folder, setting_id):
+    """Chunk numbers the manifest records as finished."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    return sorted(r["chunk"] for r in manifest["settings"][setting_id]["chunks"])
+
+
 def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
     written = []
     real_write = storage.write_chunk
 
-    def failing_write(folder, sid, chunk, tables):
+    def failing_write(folder, sid, chunk, first, tables, token):
         if len(written) == 2:
             raise KeyboardInterrupt  # as a Ctrl-C would, part way through
         written.append(chunk)
-        real_write(folder, sid, chunk, tables)
+        return real_write(folder, sid, chunk, first, tables, token)
 
     monkeypatch.setattr(storage, "write_chunk", failing_write)
     with pytest.raises(KeyboardInterrupt):
         to_folder(tmp_path, seed=7, chunk_size=400, workers=1)
     monkeypatch.setattr(storage, "write_chunk", real_write)
-    assert len(coltsim.load_results(tmp_path).games) == 800
+    assert recorded_chunks(tmp_path, P4.id) == [0, 1]  # recorded when the run stopped
+    with pytest.raises(storage.ResultsError, match=r"unfinished: games 800 to 1,999 of 2,000 "
+                                                   r"are in no finished chunk"):
+        coltsim.load_results(tmp_path)
     again = to_folder(tmp_path, seed=7, chunk_size=400, workers=1)
     assert again.chunks_run == 3
     assert_same(coltsim.load_results(tmp_path), baseline)
-
-
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_resume_after_kill_or_ctrl_c(tmp_path, baseline, sig):
-    """Kill a command-line run (SIGKILL to it and its workers, or a Ctrl-C) part way, then
-    finish it.  (``baseline`` compiles the kernel first: the subprocess loads it from the cache.)"""
-    games, chunk = 24_000, 1000
-    args = [sys.executable, "-m", "coltsim.cli", "simulate", "--games", str(games), "--seed", "3",
-            "--chunk-size", str(chunk), "--workers", "2", "--out", str(tmp_path), "--quiet"]
-    proc = subprocess.Popen(args, start_new_session=True, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        deadline = time.monotonic() + 300
-        while len(list(tmp_path.glob("games/*/chunk-*.parquet"))) < 3:
-            assert proc.poll() is None, "the run ended before it could be interrupted"
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-    finally:
-        if sig == signal.SIGKILL:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-    if sig == signal.SIGINT:
-        assert proc.returncode == 130
-        assert "interrupted; finished chunks are kept" in err
-    assert len(coltsim.load_results(tmp_path).games) < games
-    info = to_folder(tmp_path, games, seed=3, workers=2)
-    assert 0 < info.chunks_run < games // chunk
-    whole = simulate(games, seed=3, workers=2, chunk_size=8000)
-    assert_same(coltsim.load_results(tmp_path), whole)
 
 
 # --- manifest -----------------------------------------------------------------------------------
@@ -170,6 +150,20 @@ def test_manifest_mismatch_is_refused(tmp_path, change, field):
     with pytest.raises(ValueError, match=rf"manifest.json does not match this run: "
                                          rf"settings\.base\.{field} is"):
         to_folder(tmp_path, games, **{**kwargs, **change})
+
+
+def test_chunk_records_carry_their_game_range_so_a_run_can_grow():
+    """Chunks are planned around the recorded ones, whatever their numbers: a fresh run on the
+    grid of the chunk size, a lost chunk under its own number, more games after a short last
+    chunk under new numbers."""
+    def records(*spans):
+        return {c: {"chunk": c, "first_game": f, "n_games": n} for c, f, n in spans}
+
+    assert storage.plan_chunks(120, 50, {}) == [(0, 0, 50), (1, 50, 50), (2, 100, 20)]
+    assert storage.plan_chunks(120, 50, records((0, 0, 50), (2, 100, 20))) == [(1, 50, 50)]
+    assert storage.plan_chunks(120, 50, records((0, 0, 20))) == [(1, 20, 30), (2, 50, 50),
+                                                                  (3, 100, 20)]
+    assert storage.plan_chunks(120, 50, records((0, 0, 50), (1, 50, 50), (2, 100, 20))) == []
 
 
 def test_a_new_label_is_recorded_not_refused(tmp_path):
@@ -198,6 +192,7 @@ def test_folder_without_manifest_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not empty and holds no manifest.json"):
         to_folder(tmp_path, 100, workers=1)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]  # not even a lock file
     with pytest.raises(ValueError, match="not a coltsim results folder"):
         coltsim.load_results(tmp_path)
 
@@ -246,7 +241,8 @@ def test_progress_goes_to_a_given_bar(tmp_path):
     coltsim.simulate_to_folder(P4, 700, tmp_path, chunk_size=200, workers=1, progress=bar)
     assert bar.n == 700
     storage.chunk_path(tmp_path, "games", P4.id, 2).unlink()
-    coltsim.simulate_to_folder(P4, 700, tmp_path, workers=1, progress=bar)
+    with pytest.warns(storage.RepairWarning, match="chunk-000002.parquet: missing"):
+        coltsim.simulate_to_folder(P4, 700, tmp_path, workers=1, progress=bar)
     assert bar.n == 1400
 
 
@@ -434,7 +430,8 @@ def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
     monkeypatch.setattr(chunk, "batch_kernel", failing_kernel)
     with pytest.raises(RuntimeError, match=r"invariant broken: loot_place \(seed 0, game 250\)"):
         to_folder(tmp_path, 500, chunk_size=100, workers=1)
-    assert sorted(set(coltsim.load_results(tmp_path).games["game"] // 100)) == [0, 1]
+    assert recorded_chunks(tmp_path, P4.id) == [0, 1]
+    assert not (tmp_path / "games" / P4.id / "chunk-000002.parquet").exists()
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -455,9 +452,11 @@ def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
     ({"params": [[1.0] * 16] * 4}, {}, "params: must map policy names"),
     ({}, dict(seed=-1), "seed: must be an integer"),
     ({}, dict(backend="spark"), "backend: unknown backend 'spark'"),
-    ({}, dict(workers=0), "workers: must be a positive integer"),
+    ({}, dict(workers=0), "workers: must be an integer from 1 to"),
     ({}, dict(workers=-1), "leave it out for every core"),
-    ({}, dict(workers="2"), "workers: must be a positive integer"),
+    ({}, dict(workers="2"), "workers: must be an integer from 1 to"),
+    ({}, dict(workers=100_000), r"from 1 to \d+ on this machine \(4 per available core\)"),
+    ({}, dict(games=10**7 + 1), "at most 10,000,000 games are kept in memory"),
     ({}, dict(scheduler="tcp://127.0.0.1:1"), "scheduler: only used with backend 'dask'"),
     ({}, dict(chunk_size=0), "chunk_size: must be an integer from 1"),
     ({"setting_id": "a/b"}, {}, "setting_id: must be"),

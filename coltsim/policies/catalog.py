@@ -32,13 +32,15 @@ class Param:
     """One entry of a policy's parameter row.
 
     ``choices`` names the allowed values of a parameter given by name (stored as the index of
-    the name); ``whole`` asks for a whole number >= 0; ``minimum`` bounds a number from below.
+    the name); ``whole`` asks for a whole number >= 0; ``minimum`` and ``maximum`` bound a
+    number (a whole number is cast to int64 by the kernels: it needs an upper bound).
     """
 
     name: str
     default: float = 0.0
     whole: bool = False
     minimum: float | None = None
+    maximum: float | None = None
     choices: tuple = ()
 
 
@@ -116,10 +118,12 @@ PLAYOUT_GREEDY = 0
 PLAYOUT_RANDOM = 1
 PLAYOUT_NAMES = ("greedy", "random")
 DEFAULT_BUDGET = 64
+MAX_BUDGET = 100_000  # about 3 s a decision, minutes a game (docs/policies.md speeds)
+MAX_HORIZON = 8  # rules.MAX_ROUNDS
 register(Policy("rollout", POLICY_ROLLOUT, (
-    Param("budget", DEFAULT_BUDGET, whole=True),  # rollouts per decision
+    Param("budget", DEFAULT_BUDGET, whole=True, maximum=MAX_BUDGET),  # rollouts per decision
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # playout policy of every seat
-    Param("horizon", 0, whole=True),  # rounds before scoring the position; 0: to the end
+    Param("horizon", 0, whole=True, maximum=MAX_HORIZON),  # rounds before scoring; 0: to the end
 )))
 
 FIRST_PRESET = 4  # then one id per preset of ``weighted``
@@ -210,4 +214,7 @@ def _value(policy: str, p: Param, value) -> float:
                          f"got {value!r}")
     if p.minimum is not None and value < p.minimum:
         raise ValueError(f"policy {policy!r}: {p.name} must be >= {p.minimum:g}, got {value!r}")
+    if p.maximum is not None and value > p.maximum:
+        raise ValueError(f"policy {policy!r}: {p.name} must be at most {p.maximum:,g}, "
+                         f"got {value!r}")
     return float(value)

@@ -19,9 +19,9 @@ import numpy as np
 
 from ..engine.scoring import RB_N, RG_N
 from ..playout import batch_kernel
-from ..policies import resolve_policies
 from ..setting import make_setting
-from .options import available_cores, check_count, check_workers
+from .chunk import play_batch, resolve_seats
+from .options import available_cores, check_games_in_memory, check_workers
 
 # Run in a subprocess: time the import and first call of the batch kernel.
 _COMPILE_SNIPPET = """
@@ -61,14 +61,15 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     ``compile_cold_seconds`` and ``compile_cached_seconds``.
     """
     setting = make_setting(players, policies=policy)
-    games = check_count(games, "games", 10**9)
+    games = check_games_in_memory(games)
     workers = check_workers(workers) or available_cores()
-    seats = resolve_policies(setting.players, setting.policy_specs(), setting.policy_params())
-    kernel = batch_kernel(seats.functions)
+    seats = resolve_seats(setting)
     args = (setting.lineups(), seats.seat_policy, seats.params, setting.rules.to_array(), 0)
     out_b = np.empty((games, setting.n_bandits, RB_N), np.int32)
     out_g = np.empty((games, RG_N), np.int32)
-    kernel(seed, 0, *args, out_b[:1], out_g[:1])  # load or compile before the clock starts
+    # Load or compile before the clock starts.
+    play_batch(seats.functions, setting.policies, (seed, 0, *args, out_b[:1], out_g[:1]))
+    kernel = batch_kernel(seats.functions)
     bounds = [games * k // workers for k in range(workers + 1)]
 
     def block(k):

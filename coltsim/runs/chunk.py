@@ -4,9 +4,18 @@ compiled batch kernel and turn its result arrays into the two tables of coltsim.
 A chunk is one call of ``coltsim.playout.batch_kernel`` (the games one after another, without
 the GIL); game ``g`` depends only on (seed, g), so the tables never depend on how a run is cut
 into chunks or spread over workers.
+
+A worker process of the run's machine (joblib's loky) watches the run's main process and exits
+within a fraction of a second once it is gone (killed, crashed): otherwise it would play on
+through the chunks already queued, and the semaphores and folders joblib keeps in ``/dev/shm``
+for the run would stay until it ends (joblib removes them when the last process of the run
+exits).
 """
 from __future__ import annotations
 
+import os
+import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +30,7 @@ from ..engine.scoring import (
     RG_N_WINNERS, RG_NEUTRAL_LEFT, RG_ROUNDS,
 )
 from ..playout import FAIL_ILLEGAL_OPTION, batch_kernel
+from ..policies import Seats, resolve_policies
 from ..results import ROUND_CARDS, STATIONS
 from . import storage
 
@@ -44,26 +54,81 @@ class ChunkJob:
     rounds: int
     folder: str | None  # write the chunk there, or return its tables
     functions: tuple = ()  # user policies, compiled into the batch kernel of each process
+    token: str = ""  # names the run's temporary files
+    parent: int | None = None  # the main process, which loky workers watch
 
 
 def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
-    """Play games ``first .. first + n - 1``; returns (chunk, n, failure, tables), where
-    failure is (game, code) of the first failed game or None."""
+    """Play games ``first .. first + n - 1``; returns ``(chunk, first, n, failure, result)``,
+    where failure is (game, code) of the first failed game or None, and result is the chunk's
+    record (written to ``job.folder``, coltsim.runs.storage) or its two tables."""
+    if job.parent is not None:
+        _exit_with_parent(job.parent)
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
-    kernel = batch_kernel(job.functions)  # plays the games one after another, without the GIL
-    kernel(job.seed, first, job.lineups, job.seat_policy, job.params, job.opts, job.check, out_b,
-           out_g)
+    play_batch(job.functions, job.policies, (job.seed, first, job.lineups, job.seat_policy,
+                                             job.params, job.opts, job.check, out_b, out_g))
     failed = np.flatnonzero(out_g[:, RG_FAIL])
     if failed.size:
         g = int(failed[0])
-        return chunk, n, (first + g, int(out_g[g, RG_FAIL])), None
+        return chunk, first, n, (first + g, int(out_g[g, RG_FAIL])), None
     tables = chunk_tables(first, out_b, out_g, job.setting_id, job.players, list(job.policies),
                           job.rounds)
     if job.folder is not None:
-        storage.write_chunk(job.folder, job.setting_id, chunk, tables)
-        tables = None
-    return chunk, n, None, tables
+        return chunk, first, n, None, storage.write_chunk(job.folder, job.setting_id, chunk,
+                                                          first, tables, job.token)
+    return chunk, first, n, None, tables
+
+
+def resolve_seats(setting) -> Seats:
+    """The policies of every seat of ``setting``, ready for the kernels
+    (``coltsim.policies.resolve_policies``); a user policy that is not a function numba can
+    compile is a ``ValueError`` naming it."""
+    try:
+        return resolve_policies(setting.players, setting.policy_specs(), setting.policy_params())
+    except ValueError:
+        raise
+    except Exception as e:  # numba's errors have many types, all of them the policy's fault
+        raise _user_policy_error(setting.policies, e) from None
+
+
+def play_batch(functions: tuple, policies, args) -> None:
+    """Call the batch kernel (the games one after another, without the GIL) with the user
+    policies ``functions`` compiled in: a function numba cannot compile (or that fails while
+    playing) is the user's mistake, a ``ValueError`` naming it among ``policies``."""
+    if not functions:
+        batch_kernel(())(*args)
+        return
+    try:
+        batch_kernel(functions)(*args)
+    except Exception as e:
+        raise _user_policy_error(policies, e) from None
+
+
+def _user_policy_error(policies, e: Exception) -> ValueError:
+    users = ", ".join(p for p in dict.fromkeys(policies) if ":" in p)
+    first_line = (str(e).strip().splitlines() or [""])[0][:200]
+    return ValueError(f"policies: user policy {users} cannot be played ({type(e).__name__}: "
+                      f"{first_line}); a policy is a numba function of (obs, kind, options, "
+                      "params, rng) returning an option index (docs/policies.md)")
+
+
+_watched_parent: list = []  # the main process this worker watches (once per process)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a worker process of the run (not the main process itself, not a Dask worker, which is
+    not the run's child): exit as soon as the main process is gone."""
+    if _watched_parent or os.getpid() == parent or os.getppid() != parent:
+        return
+    _watched_parent.append(parent)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="coltsim-watch-parent", daemon=True).start()
 
 
 def failure(seed: int, game: int, code: int) -> Exception:

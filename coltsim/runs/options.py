@@ -1,22 +1,33 @@
 """How games are run, checked once: the seed, the number of games, the workers, the backend, the
-chunk size, and what the results tables can store.
+chunk size, the output folder, and what the results tables can store.
 
 The runner, experiments, tournaments, traces and the command line all check these values here;
-every problem is a :class:`coltsim.setting.FieldError` naming the field.  Plain Python: checking
-a run loads no compiled code.
+every problem is a :class:`coltsim.setting.FieldError` naming the field and, for a number, its
+bounds.  The upper bounds keep a typing slip from starting a run that can never finish or that
+exhausts the machine: a billion games per setting (2.5 hours of random players on 2 cores,
+20,000 chunks of the default size), 20,000 chunks per setting (the manifest records each), ten
+million games in memory (a few GB of tables), and four workers per available core of this
+machine (processes or threads beyond that only cost memory).
+
+Plain Python: checking a run loads no compiled code.
 """
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
 from ..setting import FieldError, Setting
 
 BACKENDS = ("loky", "threading", "dask")  # joblib processes, threads, a Dask cluster
-MAX_GAMES = 10**12
+MAX_GAMES = 10**9  # per setting
+MAX_GAMES_IN_MEMORY = 10**7  # coltsim.simulate keeps every row in memory
 DEFAULT_CHUNK_SIZE = 50_000
 MAX_CHUNK_SIZE = 10_000_000
+MAX_CHUNKS = 20_000  # per setting: the manifest records every chunk (a few MB)
+WORKERS_PER_CORE = 4  # the most local workers (processes or threads) per available core
+MAX_DASK_WORKERS = 10_000  # tasks in flight on a Dask cluster
 MAX_STORED_NEUTRAL_BULLETS = 127  # the games table stores neutral_left as int8
 
 
@@ -42,9 +53,26 @@ def check_games(games) -> int:
     return check_count(games, "games", MAX_GAMES)
 
 
+def check_games_in_memory(games) -> int:
+    """Games of a run kept in memory (``coltsim.simulate``)."""
+    if _is_int(games) and MAX_GAMES_IN_MEMORY < games <= MAX_GAMES:
+        raise FieldError("games", f"at most {MAX_GAMES_IN_MEMORY:,} games are kept in memory, "
+                                  f"got {games:,}; write more to disk with "
+                                  "coltsim.simulate_to_folder")
+    return check_games(games)
+
+
 def check_chunk_size(chunk_size) -> int | None:
     """Games per chunk; None: the default (or, resuming, the saved run's)."""
     return None if chunk_size is None else check_count(chunk_size, "chunk_size", MAX_CHUNK_SIZE)
+
+
+def check_chunk_count(games: int, chunk_size: int) -> None:
+    """At most ``MAX_CHUNKS`` chunks per setting."""
+    if -(-games // chunk_size) > MAX_CHUNKS:
+        least = -(-games // MAX_CHUNKS)
+        raise FieldError("chunk_size", f"{games:,} games in chunks of {chunk_size:,} make more "
+                                       f"than {MAX_CHUNKS:,} chunks; use chunk_size >= {least:,}")
 
 
 def available_cores() -> int:
@@ -54,12 +82,32 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def check_workers(workers) -> int | None:
-    """Parallel workers: a positive integer, or None for every available core."""
-    if workers is not None and (not _is_int(workers) or workers < 1):
-        raise FieldError("workers", f"must be a positive integer (leave it out for every "
-                                    f"core), got {workers!r}")
-    return None if workers is None else int(workers)
+def max_workers(backend: str = "loky") -> int:
+    """The most workers a run may ask for: ``WORKERS_PER_CORE`` per available core of this
+    machine (processes or threads), or ``MAX_DASK_WORKERS`` tasks on a Dask cluster."""
+    return MAX_DASK_WORKERS if backend == "dask" else WORKERS_PER_CORE * available_cores()
+
+
+def check_workers(workers, backend: str = "loky") -> int | None:
+    """Parallel workers: an integer from 1 to :func:`max_workers`, or None for every available
+    core."""
+    if workers is None:
+        return None
+    hi = max_workers(backend)
+    if not _is_int(workers) or not 1 <= workers <= hi:
+        where = ("on a Dask cluster" if backend == "dask" else
+                 f"on this machine ({WORKERS_PER_CORE} per available core)")
+        raise FieldError("workers", f"must be an integer from 1 to {hi:,} {where}; leave it out "
+                                    f"for every core, got {workers!r}")
+    return int(workers)
+
+
+def check_folder(folder, field: str = "folder") -> Path:
+    """A folder path: a non-empty string or ``os.PathLike``."""
+    if isinstance(folder, os.PathLike) or (isinstance(folder, str) and folder.strip()
+                                           and "\0" not in folder):
+        return Path(folder)
+    raise FieldError(field, f"must be a folder path, got {folder!r}")
 
 
 def check_backend(backend, scheduler=None) -> str:

@@ -9,31 +9,33 @@ Two public functions, one per job:
 
 - :func:`simulate` plays in memory and returns the :class:`~coltsim.results.Results`;
 - :func:`simulate_to_folder` writes each finished chunk at once (coltsim.runs.storage), so
-  memory stays bounded and an interrupted run, started again with the same arguments, computes
-  only the missing chunks; it returns a :class:`RunInfo`.
+  memory stays bounded and an interrupted run, started again with the same arguments, verifies
+  the chunks on disk and computes only those missing or damaged; it returns a :class:`RunInfo`.
+  :func:`repair_folder` does the same for every setting a folder records.
 
 The manifest records the hash of the compiled sources (``engine``): results made by other
-compiled code are never mixed in one folder.
+compiled code are never mixed in one folder.  While it writes a folder a run holds the folder's
+lock (coltsim.runs.lock); its worker processes exit when its main process is gone.
 """
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from .. import __version__
 from .. import constants as K
-from ..policies import resolve_policies
+from ..policies import catalog
 from ..results import Results
-from ..setting import Setting
+from ..setting import Setting, make_setting
 from . import chunk as C
 from . import storage
 from .options import (
-    DEFAULT_CHUNK_SIZE, available_cores, check_backend, check_chunk_size, check_games, check_seed,
-    check_storable, check_workers,
+    DEFAULT_CHUNK_SIZE, available_cores, check_backend, check_chunk_size, check_folder,
+    check_games, check_games_in_memory, check_seed, check_storable, check_workers,
 )
 
 
@@ -99,21 +101,21 @@ def _backend_context(backend: str, workers: int, scheduler):
             client.close()
 
 
-def _play_chunks(job: C.ChunkJob, chunks, chunk_size: int, games: int, backend: str,
-                 workers: int, scheduler, on_done) -> None:
-    """Run ``chunks`` over the workers; ``on_done(chunk, n, tables)`` as each one finishes."""
+def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, scheduler,
+                 on_done) -> None:
+    """Run the chunks ``todo`` (chunk, first game, games) over the workers;
+    ``on_done(chunk, first, n, result)`` as each one finishes."""
     from joblib import Parallel, delayed
 
-    tasks = (delayed(C.run_chunk)(job, c, c * chunk_size, min(chunk_size, games - c * chunk_size))
-             for c in chunks)
+    tasks = (delayed(C.run_chunk)(job, c, first, n) for c, first, n in todo)
     with _backend_context(backend, workers, scheduler):
         results = Parallel(return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(tasks)
         try:
-            for chunk, n, failed, tables in results:
+            for chunk, first, n, failed, result in results:
                 if failed is not None:
                     raise C.failure(job.seed, *failed)
-                on_done(chunk, n, tables)
+                on_done(chunk, first, n, result)
         finally:
             results.close()
 
@@ -133,31 +135,35 @@ class _Run:
     check: bool
 
     @classmethod
-    def make(cls, setting, games, seed, chunk_size, workers, backend, scheduler, check):
+    def make(cls, setting, games, seed, chunk_size, workers, backend, scheduler, check,
+             in_memory: bool = False):
         if not isinstance(setting, Setting):
             raise ValueError(f"setting must be a coltsim Setting (coltsim.make_setting), "
                              f"got {setting!r}")
         check_storable(setting)
         backend = check_backend(backend, scheduler)
-        workers = check_workers(workers)
+        workers = check_workers(workers, backend)
         if workers is None:
             workers = -1 if backend == "dask" else available_cores()
-        return cls(setting, check_games(games), check_seed(seed), check_chunk_size(chunk_size),
-                   workers, backend, scheduler, bool(check))
+        games = (check_games_in_memory if in_memory else check_games)(games)
+        return cls(setting, games, check_seed(seed), check_chunk_size(chunk_size), workers,
+                   backend, scheduler, bool(check))
 
-    def job(self, folder: Path | None) -> C.ChunkJob:
+    def job(self, folder: Path | None, token: str = "") -> C.ChunkJob:
         s = self.setting
-        seats = resolve_policies(s.players, s.policy_specs(), s.policy_params())
+        seats = C.resolve_seats(s)
         return C.ChunkJob(self.seed, s.lineups(), seats.seat_policy, seats.params,
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
-                          seats.functions)
+                          seats.functions, token,
+                          os.getpid() if self.backend == "loky" else None)
 
-    def play(self, job: C.ChunkJob, chunk_size: int, todo: list, progress, on_done) -> None:
-        """Play the chunks ``todo``, counting games on a progress bar."""
+    def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
+        """Play the chunks ``todo`` (chunk, first game, games), counting games on a progress
+        bar."""
         from tqdm.auto import tqdm
 
-        games_todo = sum(min(chunk_size, self.games - c * chunk_size) for c in todo)
+        games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)
         if own_bar:
             bar = tqdm(total=self.games, initial=self.games - games_todo, unit="game",
@@ -167,8 +173,8 @@ class _Run:
             bar = progress
             bar.update(self.games - games_todo)
 
-        def done(chunk, n, tables):
-            on_done(chunk, tables)
+        def done(chunk, first, n, result):
+            on_done(chunk, first, n, result)
             bar.update(n)
 
         try:
@@ -177,8 +183,7 @@ class _Run:
                 # from the cache rather than each compiling it.
                 C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
             if todo:
-                _play_chunks(job, todo, chunk_size, self.games, self.backend, self.workers,
-                             self.scheduler, done)
+                _play_chunks(job, todo, self.backend, self.workers, self.scheduler, done)
         finally:
             if own_bar:
                 bar.close()
@@ -194,6 +199,7 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
     setting : Setting
         What is played (``coltsim.make_setting``).
     games : int
+        1 to 10,000,000 (``simulate_to_folder`` plays up to a billion).
     seed : int
         Master seed: game ``g`` depends only on (seed, g) and the setting.
     chunk_size : int, optional
@@ -216,12 +222,12 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
         The ``players``, ``games`` and ``settings`` tables and the manifest of the run (only for
         runs that fit in memory: :func:`simulate_to_folder` writes the others to disk).
     """
-    run = _Run.make(setting, games, seed, chunk_size, workers, backend, scheduler, check)
+    run = _Run.make(setting, games, seed, chunk_size, workers, backend, scheduler, check,
+                    in_memory=True)
     chunk_size = run.chunk_size or DEFAULT_CHUNK_SIZE
-    job = run.job(None)
     collected: dict = {}
-    run.play(job, chunk_size, list(range(-(-run.games // chunk_size))), progress,
-             lambda c, tables: collected.__setitem__(c, tables))
+    run.play(run.job(None), storage.plan_chunks(run.games, chunk_size, {}), progress,
+             lambda c, first, n, tables: collected.__setitem__(first, tables))
     order = sorted(collected)
     s = run.setting
     players, games_df = storage.to_frames([collected[c][0] for c in order],
@@ -238,32 +244,86 @@ def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
                        progress=True) -> RunInfo:
     """Play games ``0 .. games - 1`` of ``setting`` into ``folder``.
 
-    Each finished chunk is written at once as two Parquet files (coltsim.runs.storage), with
-    ``manifest.json``; run again with the same arguments to resume: only the missing chunks are
-    played.  Read the results with ``coltsim.load_results(folder)``.  ``folder`` must be new,
-    empty, or hold runs made with the same arguments; the other arguments are those of
-    :func:`simulate` (``chunk_size`` defaults to the saved run's when resuming).
+    Each finished chunk is written at once as two Parquet files (coltsim.runs.storage) and
+    recorded in ``manifest.json`` with its game range, row counts and content hash.  Run again
+    with the same arguments to resume: the recorded chunks are verified and only the missing or
+    damaged ones are played (a :class:`coltsim.runs.storage.RepairWarning` says which).  Read
+    the results with ``coltsim.load_results(folder)``.  ``folder`` must be new, empty, or hold
+    runs made with the same arguments (a setting none of whose chunks finished is simply run
+    anew); the other arguments are those of :func:`simulate`, with up to a billion games
+    (``chunk_size`` defaults to the saved run's when resuming).
+
+    Only one run writes a folder at a time: another run into it raises
+    :class:`coltsim.runs.lock.FolderLocked` (a ``ValueError``) naming the one writing it.
 
     Returns
     -------
     RunInfo
     """
     run = _Run.make(setting, games, seed, chunk_size, workers, backend, scheduler, check)
-    folder = Path(folder)
-    chunk_size = storage.prepare_folder(folder, run.setting, run.seed, run.games,
-                                        run.chunk_size, manifest_header(), DEFAULT_CHUNK_SIZE)
-    storage.remove_temporaries(folder, run.setting.id)
-    n_chunks = -(-run.games // chunk_size)
-    todo = [c for c in range(n_chunks) if not storage.chunk_done(folder, run.setting.id, c)]
+    sid = run.setting.id
+    out = storage.RunFolder(folder)
     # Workers write their own chunks when they share our file system; Dask's send them back.
-    job = run.job(folder if run.backend != "dask" else None)
+    # (The policies are resolved here, before the folder is touched.)
+    job = run.job(out.path if run.backend != "dask" else None, out.token)
+    with out:
+        chunk_size = out.prepare(run.setting, run.seed, run.games, run.chunk_size,
+                                 manifest_header(), DEFAULT_CHUNK_SIZE)
+        kept = out.kept(sid)
+        todo = storage.plan_chunks(run.games, chunk_size, kept)
 
-    def on_done(chunk, tables):
-        if tables is not None:
-            storage.write_chunk(folder, run.setting.id, chunk, tables)
+        def on_done(chunk, first, n, result):
+            if not isinstance(result, dict):
+                result = storage.write_chunk(out.path, sid, chunk, first, result, out.token)
+            out.add(sid, result)
 
-    start = time.perf_counter()
-    run.play(job, chunk_size, todo, progress, on_done)
-    games_run = sum(min(chunk_size, run.games - c * chunk_size) for c in todo)
-    return RunInfo(folder, run.setting.id, run.games, n_chunks, len(todo), games_run,
-                   time.perf_counter() - start)
+        start = time.perf_counter()
+        run.play(job, todo, progress, on_done)
+    return RunInfo(out.path, sid, run.games, len(kept) + len(todo), len(todo),
+                   sum(n for _, _, n in todo), time.perf_counter() - start)
+
+
+def repair_folder(folder, settings=None, *, workers: int | None = None, backend: str = "loky",
+                  progress=True) -> list[RunInfo]:
+    """Verify every chunk of a results folder and recompute those missing or damaged (and
+    finish unfinished runs), from what the manifest records of each setting.
+
+    ``settings`` limits it to these setting ids.  Policies given to ``simulate_to_folder`` as
+    functions must be importable by their recorded name (``module:function``).
+    """
+    folder = check_folder(folder)
+    manifest = storage.read_manifest(folder)
+    if manifest is None:
+        raise storage.ResultsError(f"{folder} holds no {storage.MANIFEST}: not a coltsim "
+                                   "results folder")
+    infos = []
+    for sid, entry in manifest["settings"].items():
+        if settings is None or sid in settings:
+            infos.append(simulate_to_folder(
+                setting_from_entry(sid, entry), entry["games"], folder, seed=entry["seed"],
+                chunk_size=entry["chunk_size"], workers=workers, backend=backend,
+                progress=progress))
+    return infos
+
+
+def setting_from_entry(setting_id: str, entry: dict) -> Setting:
+    """The setting a manifest's entry records (what ``Setting.as_dict`` wrote), with its id."""
+    params = {}
+    for policy, row in zip(entry["policies"], entry["params"] or ()):
+        spec = catalog.POLICIES[policy].params if policy in catalog.POLICIES else ()
+        defaults = catalog.param_vector(policy)
+        changed = {}
+        for i, name in enumerate(catalog.param_names(policy)):
+            if row[i] != defaults[i]:
+                p = spec[i] if spec else None
+                changed[name] = (p.choices[int(row[i]) % len(p.choices)] if p and p.choices else
+                                 int(row[i]) if p and p.whole else row[i])
+        if changed:
+            params.setdefault(policy, changed)
+    setting = make_setting(entry["players"], entry["lineup"], entry["policies"], entry["rules"],
+                           params, entry.get("label"), setting_id)
+    if setting.as_dict() != {k: entry[k] for k in setting.as_dict()}:
+        raise storage.ResultsError(f"setting {setting_id}: this coltsim cannot play again what "
+                                   "the manifest records (its policies' parameters differ); run "
+                                   "it again into a new folder")
+    return setting

@@ -1,25 +1,50 @@
-"""A results folder on disk: chunk files, the manifest, and reading it all back as
-:class:`coltsim.results.Results`.
+"""A results folder on disk: chunk files, the manifest that records and verifies them, a run
+writing the folder, and reading it all back as :class:`coltsim.results.Results`.
 
 Layout (written by coltsim.runs.runner)::
 
     folder/manifest.json
     folder/players/<setting id>/chunk-000000.parquet
     folder/games/<setting id>/chunk-000000.parquet
+    folder/.lock                  who is writing the folder (empty when nobody is)
 
-Each finished chunk is two Parquet files, each written under a temporary name and then renamed,
-so a file is either whole or absent; the games file goes last and marks the chunk finished.
 ``manifest.json`` records what each setting of the folder is (``Setting.as_dict``: players,
 line-up, policies, parameter rows, rule options), with the seed, the number of games and the
 chunk size, under a header naming the versions and the hash of the compiled engine; a run whose
 arguments differ from the manifest is refused.  Several settings can share one folder: that is
-how an experiment stores its sweep.  Reading a folder needs no compiled code.
+how an experiment stores its sweep.
+
+**Verified chunks.**  A chunk is two Parquet files, each written under a temporary name of its
+run and then renamed, so a file is either whole or absent.  Once both are on disk the run
+records the chunk in the manifest (written the same way, at most every second and when the run
+ends, however it ends)::
+
+    "chunks": [{"chunk": 2, "first_game": 100000, "n_games": 50000,
+                "files": {"players": {"rows": 200000, "bytes": 812345, "sha256": "..."},
+                          "games": {"rows": 50000, "bytes": 401234, "sha256": "..."}}}, ...]
+
+Only recorded chunks count.  A chunk's record carries its own game range, so the records of a
+setting must hold games ``0 .. games - 1`` exactly once each, whatever their numbers: a run can
+later be grown by recording more chunks (:func:`plan_chunks` numbers them after the others).
+Resuming verifies every record against its files (size and SHA-256) and recomputes what is
+missing or damaged, saying so (:class:`RepairWarning`); :func:`load_results` verifies the same
+and refuses a damaged, missing or unfinished chunk with one line naming it (:class:`ResultsError`).
+
+**One writer.**  A run holds the folder's lock from start to end (coltsim.runs.lock): a second
+run into the folder stops with one line naming the first.  Temporary files are named by their
+run; those a dead run left are removed by the next one.
+
+Reading a folder needs no compiled code.
 """
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+import secrets
+import time
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,19 +53,39 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import constants as K
+from ..policies.catalog import N_PARAMS
 from ..results import PLAYER_COLUMNS, ROUND_CARDS, STATIONS, Results, game_columns
-from ..setting import Setting
+from ..rules import Rules
+from ..setting import SETTING_ID, Setting
+from .lock import LOCK, folder_lock
+from .options import check_chunk_count, check_folder
 
 if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never need it
     import pandas as pd
 
 MANIFEST = "manifest.json"
-# 3: the players table has win_share; 2: the setting's line-up is recorded as "lineup" (1:
-# "bandits").  A folder of another format is refused rather than mixed.
-MANIFEST_FORMAT = 3
+# 4: finished chunks are recorded; 3: the players table has win_share; 2: the setting's line-up
+# is recorded as "lineup" (1: "bandits").  A folder of another format is refused rather than
+# mixed.
+MANIFEST_FORMAT = 4
 PLAYERS = "players"
 GAMES = "games"
 TABLES = (PLAYERS, GAMES)
+FLUSH_SECONDS = 1.0  # the least time between two writes of the manifest during a run
+REMEDY = ("recompute it with `coltsim report REPORT --repair` (a report's data) or by running "
+          "the same simulation again")
+
+
+class ResultsError(ValueError):
+    """A results folder that cannot be used as it is: a chunk missing, damaged or not yet
+    computed, a manifest coltsim cannot read or that does not match the run.  The message is one
+    line naming the folder or file and what to do.  (Another run writing the folder is
+    :class:`coltsim.runs.lock.FolderLocked`.)"""
+
+
+class RepairWarning(UserWarning):
+    """A run found something wrong in its folder and repairs it: a damaged or missing chunk it
+    recomputes, a record holding games another one holds, which it drops."""
 
 
 # --- chunk files --------------------------------------------------------------------------------
@@ -48,49 +93,232 @@ def chunk_path(folder, table: str, setting_id: str, chunk: int) -> Path:
     return Path(folder) / table / setting_id / f"chunk-{chunk:06d}.parquet"
 
 
-def write_table_atomic(table: pa.Table, path: Path) -> None:
-    """Write ``path`` so that it either exists whole or not at all (write, then rename)."""
+def _write_file(table: pa.Table, path: Path, token: str) -> dict:
+    """Write ``path`` so that it exists whole or not at all (a temporary of run ``token``, then
+    a rename); returns what the manifest records of it."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    data = sink.getvalue()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{np.random.default_rng().integers(1 << 62):x}.tmp")
+    tmp = path.with_name(f".{path.name}.{token}.tmp")
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        with open(tmp, "wb") as f:
+            f.write(data)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return {"rows": table.num_rows, "bytes": data.size, "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def write_chunk(folder, setting_id: str, chunk: int, tables: tuple[pa.Table, pa.Table]) -> None:
-    """Write both tables of a chunk; the games file goes last and marks the chunk finished."""
-    for name, table in zip(TABLES, tables):
-        write_table_atomic(table, chunk_path(folder, name, setting_id, chunk))
+def write_chunk(folder, setting_id: str, chunk: int, first_game: int,
+                tables: tuple[pa.Table, pa.Table], token: str) -> dict:
+    """Write both tables of a chunk; returns its record for the manifest."""
+    files = {name: _write_file(table, chunk_path(folder, name, setting_id, chunk), token)
+             for name, table in zip(TABLES, tables)}
+    return {"chunk": chunk, "first_game": first_game, "n_games": files[GAMES]["rows"],
+            "files": files}
 
 
-def chunk_done(folder, setting_id: str, chunk: int) -> bool:
-    return all(chunk_path(folder, name, setting_id, chunk).exists() for name in TABLES)
+def _games_text(record: dict) -> str:
+    first = record["first_game"]
+    return f"games {first:,} to {first + record['n_games'] - 1:,}"
 
 
-def remove_temporaries(folder: Path, setting_id: str) -> None:
+def _file_problem(folder, setting_id: str, record: dict, table: str) -> tuple[str | None, bytes]:
+    """What is wrong with one file of a recorded chunk (None: nothing), and its bytes."""
+    path = chunk_path(folder, table, setting_id, record["chunk"])
+    expected = record["files"][table]
+    where = f"chunk {record['chunk']} of setting {setting_id}, {_games_text(record)}"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return f"{path}: missing ({where})", b""
+    except OSError as e:
+        return f"{path}: cannot be read ({where}): {e.strerror}", b""
+    if len(data) != expected["bytes"] or hashlib.sha256(data).hexdigest() != expected["sha256"]:
+        return (f"{path}: damaged, its content differs from the manifest's record "
+                f"({where})"), b""
+    return None, data
+
+
+def plan_chunks(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int, int]]:
+    """The chunks to play so that, with the ``kept`` records (by chunk number), games
+    ``0 .. games - 1`` are each held once: ``(chunk, first game, games)``.
+
+    Games not held are cut on the grid of ``chunk_size``; a chunk takes its place on the grid
+    as its number (in a fresh run chunk ``c`` holds games ``c * chunk_size ..``), or the next
+    unused number when that one is taken (a run grown past a short last chunk)."""
+    used = set(kept)
+    next_free = max(used, default=-1) + 1
+    spans = sorted((r["first_game"], r["first_game"] + r["n_games"]) for r in kept.values())
+    todo, held_to = [], 0
+    for start, end in spans + [(games, games)]:
+        g = held_to
+        while g < start:
+            stop = min(start, (g // chunk_size + 1) * chunk_size)
+            c = g // chunk_size
+            if c in used:
+                c = next_free
+            used.add(c)
+            next_free = max(next_free, c + 1)
+            todo.append((c, g, stop - g))
+            g = stop
+        held_to = max(held_to, end)
+    return todo
+
+
+def _tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
+    """Whether the records of a setting hold games ``0 .. games - 1`` exactly once each."""
+    held_to = 0
+    previous = None
+    for r in sorted(entry["chunks"], key=lambda r: r["first_game"]):
+        if r["first_game"] < held_to:
+            return (f"{folder}: chunks {previous['chunk']} and {r['chunk']} of setting "
+                    f"{setting_id} both hold game {r['first_game']:,} (an edited manifest); "
+                    "running the same simulation again (`coltsim report REPORT --repair` for a "
+                    "report's data) keeps one")
+        if r["first_game"] > held_to:
+            break
+        held_to, previous = r["first_game"] + r["n_games"], r
+    if held_to != entry["games"]:
+        return (f"{folder}: setting {setting_id} is unfinished: games {held_to:,} to "
+                f"{entry['games'] - 1:,} of {entry['games']:,} are in no finished chunk; run the "
+                "same command again to finish it")
+    return None
+
+
+def _temporaries(folder: Path, token: str = "*"):
+    yield from folder.glob(f".{MANIFEST}.{token}.tmp")
     for table in TABLES:
-        for tmp in (folder / table / setting_id).glob(".chunk-*.tmp"):
-            tmp.unlink(missing_ok=True)
+        yield from folder.glob(f"{table}/*/.chunk-*.{token}.tmp")
+
+
+def remove_temporaries(folder: Path, token: str = "*") -> None:
+    """Remove the temporary files of run ``token`` (default: of every run)."""
+    for tmp in _temporaries(folder, token):
+        tmp.unlink(missing_ok=True)
 
 
 # --- the manifest -------------------------------------------------------------------------------
-def read_manifest(folder) -> dict | None:
-    path = Path(folder) / MANIFEST
-    if not path.exists():
-        return None
+def _is_count(value, least: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _check_record(r) -> str | None:
+    if not isinstance(r, dict) or not _is_count(r.get("chunk")) \
+            or not _is_count(r.get("first_game")) or not _is_count(r.get("n_games"), 1) \
+            or not isinstance(r.get("files"), dict):
+        return "a chunk record needs chunk, first_game, n_games and files"
+    for table in TABLES:
+        f = r["files"].get(table)
+        if not isinstance(f, dict) or not _is_count(f.get("rows")) \
+                or not _is_count(f.get("bytes")) or not isinstance(f.get("sha256"), str):
+            return f"the record of chunk {r['chunk']} needs files.{table} with rows, bytes, sha256"
+    return None
+
+
+def _entry_problem(e) -> str | None:
+    """What makes a setting's entry unreadable (None: nothing)."""
+    if not isinstance(e, dict):
+        return "must be an object"
+    for key in ("players", "seed", "games", "chunk_size"):
+        if not _is_count(e.get(key), 0 if key == "seed" else 1):
+            return f"{key} must be a whole number, got {e.get(key)!r}"
+    lineup = e.get("lineup")
+    if not (isinstance(lineup, str) or isinstance(lineup, list)
+            and all(isinstance(b, str) for b in lineup)):
+        return f"lineup must be a name or a list of names, got {lineup!r}"
+    policies = e.get("policies")
+    if not isinstance(policies, list) or not policies \
+            or not all(isinstance(p, str) for p in policies):
+        return f"policies must be a list of names, got {policies!r}"
+    params = e.get("params")
+    if params is not None and not (isinstance(params, list) and len(params) == len(policies)
+                                   and all(isinstance(row, list) and len(row) == N_PARAMS
+                                           and all(isinstance(x, (int, float)) for x in row)
+                                           for row in params)):
+        return f"params must be null or one row of {N_PARAMS} numbers per player"
+    if not isinstance(e.get("rules"), dict):
+        return "rules must be an object of rule options"
     try:
-        return json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise ValueError(f"cannot read {path}: {e}") from e
+        Rules.from_dict(e["rules"])
+    except (TypeError, ValueError) as problem:
+        return f"rules: {problem}"
+    if e.get("label") is not None and not isinstance(e["label"], str):
+        return "label must be text"
+    if not isinstance(e.get("chunks"), list):
+        return "chunks must be a list of chunk records"
+    for r in e["chunks"]:
+        problem = _check_record(r)
+        if problem:
+            return problem
+    return None
 
 
-def _write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(path)
+def _check_manifest(path: Path, manifest) -> dict:
+    def unreadable(what: str):
+        raise ResultsError(f"{path}: not a manifest this coltsim can read: {what}")
+
+    if not isinstance(manifest, dict):
+        unreadable("it is not a JSON object")
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise ResultsError(f"{path}: format {manifest.get('format')!r} was written by another "
+                           f"version of coltsim (this one reads format {MANIFEST_FORMAT}); run "
+                           "it again into a new folder")
+    settings = manifest.get("settings")
+    if not isinstance(settings, dict):
+        unreadable(f"settings must be an object of settings by id, got {settings!r}")
+    for sid, entry in settings.items():
+        if not SETTING_ID.match(sid):
+            unreadable(f"{sid!r} is not a setting id")
+        problem = _entry_problem(entry)
+        if problem:
+            unreadable(f"settings.{sid}: {problem}")
+    return manifest
+
+
+def read_manifest(folder) -> dict | None:
+    """The checked manifest of ``folder``, None when it has none."""
+    path = Path(folder) / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError:
+        raise ResultsError(f"{path}: not a manifest this coltsim can read: not UTF-8 text") \
+            from None
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ResultsError(f"{path}: not a manifest this coltsim can read: not JSON ({e})") \
+            from None
+    return _check_manifest(path, manifest)
+
+
+def _manifest_text(manifest: dict) -> str:
+    """The manifest as indented JSON, each chunk record on one line."""
+    marks = {}
+    settings = {}
+    for sid, entry in manifest["settings"].items():
+        mark = f"@chunks of {sid}@"
+        marks[json.dumps(mark)] = "[" + ",".join(
+            "\n   " + json.dumps(r, separators=(",", ":")) for r in entry["chunks"]) + "]"
+        settings[sid] = {**entry, "chunks": mark}
+    text = json.dumps({**manifest, "settings": settings}, indent=1)
+    for mark, records in marks.items():
+        text = text.replace(mark, records)
+    return text + "\n"
+
+
+def _write_manifest(path: Path, manifest: dict, token: str) -> None:
+    tmp = path.with_name(f".{path.name}.{token}.tmp")
+    try:
+        tmp.write_text(_manifest_text(manifest), encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _first_difference(old, new, prefix: str = ""):
@@ -103,70 +331,146 @@ def _first_difference(old, new, prefix: str = ""):
     return prefix.rstrip("."), old, new
 
 
-@contextlib.contextmanager
-def _folder_lock(folder: Path):
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    with open(folder / ".lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
 def manifest_entry(setting: Setting, seed: int, games: int, chunk_size: int) -> dict:
-    """A setting's entry in the manifest: what is played, then how (JSON values only)."""
+    """A setting's entry in the manifest: what is played, then how (JSON values only), and the
+    chunks finished so far (none)."""
     entry = {**setting.as_dict(), "seed": seed, "games": games, "chunk_size": chunk_size}
     if setting.label is not None:
         entry["label"] = setting.label
+    entry["chunks"] = []
     return json.loads(json.dumps(entry))
 
 
-def prepare_folder(folder: Path, setting: Setting, seed: int, games: int,
-                   chunk_size: int | None, header: dict, default_chunk_size: int) -> int:
-    """Create or check the manifest for this run of ``setting``; returns the chunk size to use
-    (the saved run's when resuming without one).  ``header`` names the versions and the engine:
-    a folder written by other ones is refused."""
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"{folder} exists and is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    with _folder_lock(folder):
-        manifest = read_manifest(folder)
-        if manifest is None:
-            others = [p.name for p in folder.iterdir() if p.name != ".lock"]
-            if others:
-                raise ValueError(f"{folder} is not empty and holds no {MANIFEST}; "
-                                 f"choose a new or empty folder")
-            manifest = {**header, "settings": {}}
-        else:
-            diff = _first_difference({k: manifest.get(k) for k in header}, header)
-            if diff:
-                _mismatch(folder, *diff)
-        entry = manifest["settings"].get(setting.id)
+def _mismatch(folder: Path, field: str, was, now):
+    raise ResultsError(f"{folder / MANIFEST} does not match this run: {field} is {was!r} there "
+                       f"but {now!r} here; use a new folder, or the same arguments to resume")
+
+
+class RunFolder:
+    """A results folder opened by one run for writing: ``with RunFolder(path) as out``.
+
+    Entering creates the folder if needed, takes its lock, removes temporary files that dead
+    runs left and reads the manifest; :meth:`prepare` records a setting's run, :meth:`kept`
+    verifies its finished chunks, :meth:`add` records each new one.  The manifest is written at
+    most every ``FLUSH_SECONDS`` (or less often if writing it takes long) and when the run ends,
+    however it ends; then the run's own temporary files are removed and the lock released."""
+
+    def __init__(self, folder):
+        self.path = check_folder(folder)
+        self.token = f"{os.getpid():x}-{secrets.token_hex(4)}"  # names the run's temporaries
+        self.manifest: dict | None = None
+        self._stack = contextlib.ExitStack()
+        self._dirty = False
+        self._written = 0.0
+        self._write_seconds = 0.0
+
+    def __enter__(self) -> RunFolder:
+        path = self.path
+        if path.exists() and not path.is_dir():
+            raise ResultsError(f"{path} exists and is not a folder")
+        path.mkdir(parents=True, exist_ok=True)
+        self._refuse_foreign()  # before the lock: no file of ours in a folder that is not
+        with self._stack as stack:
+            stack.enter_context(folder_lock(path))
+            remove_temporaries(path)
+            self._refuse_foreign()
+            self.manifest = read_manifest(path)  # None until prepare() records a setting
+            stack.callback(remove_temporaries, path, self.token)
+            stack.callback(self.flush)
+            self._stack = stack.pop_all()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+    def _refuse_foreign(self) -> None:
+        """A folder without a manifest must be empty (but for the lock and temporaries)."""
+        if (self.path / MANIFEST).exists():
+            return
+        ours = {LOCK} | {p.name for p in self.path.glob(f".{MANIFEST}.*.tmp")}
+        others = sorted(p.name for p in self.path.iterdir() if p.name not in ours)
+        if others:
+            raise ResultsError(f"{self.path} is not empty and holds no {MANIFEST} (it holds "
+                               f"{', '.join(others[:3])}); choose a new or empty folder")
+
+    def prepare(self, setting: Setting, seed: int, games: int, chunk_size: int | None,
+                header: dict, default_chunk_size: int) -> int:
+        """Record this run of ``setting`` (or check it against the run recorded); returns the
+        chunk size (the recorded run's when resuming without one).  A folder written by other
+        versions or another engine, or a setting recorded with other arguments, is refused;
+        whatever holds no finished chunk yet is simply replaced."""
+        m = self.manifest or {"settings": {}}
+        computed = any(e["chunks"] for e in m["settings"].values())
+        diff = _first_difference({k: m.get(k) for k in header}, header)
+        if diff and computed:
+            _mismatch(self.path, *diff)
+        m = self.manifest = {**header, "settings": m["settings"]}
+        entry = m["settings"].get(setting.id)
+        if entry is not None and not entry["chunks"]:
+            entry = None  # nothing computed: the new arguments replace the old ones
         if entry is not None and chunk_size is None:
-            chunk_size = entry.get("chunk_size")
-        new = manifest_entry(setting, seed, games, chunk_size or default_chunk_size)
+            chunk_size = entry["chunk_size"]
+        chunk_size = chunk_size or default_chunk_size
+        check_chunk_count(games, chunk_size)
+        new = manifest_entry(setting, seed, games, chunk_size)
         if entry is not None:
             # The label names the setting for people: a new one is recorded, not refused.
-            diff = _first_difference({k: v for k, v in entry.items() if k != "label"},
-                                     {k: v for k, v in new.items() if k != "label"})
+            diff = _first_difference(
+                {k: v for k, v in entry.items() if k not in ("label", "chunks")},
+                {k: v for k, v in new.items() if k not in ("label", "chunks")})
             if diff:
                 field, was, now = diff
-                _mismatch(folder, f"settings.{setting.id}.{field}", was, now)
-            if entry.get("label") == new.get("label"):
-                return entry["chunk_size"]
-        manifest["settings"][setting.id] = new
-        _write_json_atomic(folder / MANIFEST, manifest)
-        return new["chunk_size"]
+                _mismatch(self.path, f"settings.{setting.id}.{field}", was, now)
+            new["chunks"] = entry["chunks"]
+        m["settings"][setting.id] = new
+        self._dirty = True
+        self.flush()
+        return chunk_size
 
+    def kept(self, setting_id: str) -> dict:
+        """The verified records of a setting's finished chunks, by chunk number.  A record
+        whose files are missing or damaged, or that holds games another record holds or the run
+        does not have, is dropped with a :class:`RepairWarning`: its chunk will be recomputed."""
+        entry = self.manifest["settings"][setting_id]
+        kept: dict = {}
+        held: list = []
+        for r in sorted(entry["chunks"], key=lambda r: r["first_game"]):
+            span = (r["first_game"], r["first_game"] + r["n_games"])
+            if span[1] > entry["games"] or any(a < span[1] and span[0] < b for a, b in held) \
+                    or r["chunk"] in kept:
+                warnings.warn(f"{self.path}: chunk {r['chunk']} of setting {setting_id} "
+                              f"({_games_text(r)}) holds games another chunk holds or the run "
+                              "does not have; its record is dropped", RepairWarning)
+                continue
+            problem = next(filter(None, (_file_problem(self.path, setting_id, r, t)[0]
+                                         for t in TABLES)), None)
+            if problem:
+                warnings.warn(f"{problem}; recomputing it", RepairWarning)
+                continue
+            kept[r["chunk"]] = r
+            held.append(span)
+        if len(kept) != len(entry["chunks"]):
+            entry["chunks"] = sorted(kept.values(), key=lambda r: r["chunk"])
+            self._dirty = True
+        return kept
 
-def _mismatch(folder: Path, field: str, was, now):
-    raise ValueError(f"{folder / MANIFEST} does not match this run: {field} is {was!r} there "
-                     f"but {now!r} here; use a new folder, or the same arguments to resume")
+    def add(self, setting_id: str, record: dict) -> None:
+        """Record a finished chunk (both its files on disk)."""
+        chunks = self.manifest["settings"][setting_id]["chunks"]
+        chunks[:] = [r for r in chunks if r["chunk"] != record["chunk"]] + [record]
+        self._dirty = True
+        if time.monotonic() - self._written >= max(FLUSH_SECONDS, 10 * self._write_seconds):
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the manifest now if it changed."""
+        if not self._dirty:
+            return
+        start = time.monotonic()
+        _write_manifest(self.path / MANIFEST, self.manifest, self.token)
+        self._dirty = False
+        self._written = time.monotonic()
+        self._write_seconds = self._written - start
 
 
 # --- tables -> DataFrames with fixed dtypes ------------------------------------------------------
@@ -233,7 +537,8 @@ def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
 
 
 def load_results(folder, settings=None, columns=None) -> Results:
-    """Read a results folder written by ``coltsim.simulate_to_folder`` (or an experiment).
+    """Read a results folder written by ``coltsim.simulate_to_folder`` (or an experiment),
+    verifying every chunk against the manifest's record.
 
     Parameters
     ----------
@@ -248,16 +553,22 @@ def load_results(folder, settings=None, columns=None) -> Results:
     Returns
     -------
     Results
-        ``players``, ``games`` and ``settings`` DataFrames and the manifest; games of every
-        finished chunk (an unfinished run gives the chunks written so far).
+        ``players``, ``games`` and ``settings`` DataFrames of the settings read, every game of
+        each exactly once, and the manifest of those settings.
+
+    Raises
+    ------
+    ResultsError
+        (a ``ValueError``) with one line naming the problem: not a results folder, a manifest
+        this version cannot read, a setting that is not in it, a run not finished yet, or a
+        chunk file missing or damaged (its size or SHA-256 differs from its record).  Running
+        the same simulation again (``coltsim report REPORT --repair`` for a report's data)
+        recomputes what is missing or damaged.
     """
+    folder = check_folder(folder)
     manifest = read_manifest(folder)
     if manifest is None:
-        raise ValueError(f"{folder} holds no {MANIFEST}: not a coltsim results folder")
-    if manifest.get("format") != MANIFEST_FORMAT:
-        raise ValueError(f"{Path(folder) / MANIFEST}: format {manifest.get('format')!r} was "
-                         f"written by another version of coltsim (this one reads format "
-                         f"{MANIFEST_FORMAT}); run it again into a new folder")
+        raise ResultsError(f"{folder} holds no {MANIFEST}: not a coltsim results folder")
     known = list(manifest["settings"])
     if settings is None:
         wanted = known
@@ -265,22 +576,27 @@ def load_results(folder, settings=None, columns=None) -> Results:
         wanted = [settings] if isinstance(settings, str) else list(settings)
         for sid in wanted:
             if sid not in known:
-                raise ValueError(f"no setting {sid!r} in {folder}; it holds: {', '.join(known)}")
-    policy_names = list(dict.fromkeys(
-        p for sid in wanted for p in manifest["settings"][sid]["policies"]))
-    rounds = max((manifest["settings"][sid]["rules"]["rounds"] for sid in wanted), default=1)
+                raise ResultsError(f"no setting {sid!r} in {folder}; it holds: "
+                                   f"{', '.join(known) or 'none'}")
+    entries = {sid: manifest["settings"][sid] for sid in wanted}
+    policy_names = list(dict.fromkeys(p for e in entries.values() for p in e["policies"]))
+    rounds = max((e["rules"]["rounds"] for e in entries.values()), default=1)
     keep = None if columns is None else {"game", "setting", *columns}
     tables: dict = {PLAYERS: [], GAMES: []}
-    for sid in wanted:
-        n_chunks = -(-manifest["settings"][sid]["games"] // manifest["settings"][sid]["chunk_size"])
-        for chunk in range(n_chunks):
-            if not chunk_done(folder, sid, chunk):
-                continue
+    for sid, entry in entries.items():
+        problem = _tiling_problem(folder, sid, entry)
+        if problem:
+            raise ResultsError(problem)
+        for record in sorted(entry["chunks"], key=lambda r: r["first_game"]):
             for name in TABLES:
-                path = chunk_path(folder, name, sid, chunk)
+                problem, data = _file_problem(folder, sid, record, name)
+                if problem:
+                    raise ResultsError(f"{problem}; {REMEDY}")
+                source = pa.BufferReader(data)
                 cols = None
                 if keep is not None:
-                    cols = [c for c in pq.read_schema(path).names if c in keep]
-                tables[name].append(pq.read_table(path, columns=cols))
+                    cols = [c for c in pq.read_schema(source).names if c in keep]
+                tables[name].append(pq.read_table(source, columns=cols))
     players, games = to_frames(tables[PLAYERS], tables[GAMES], wanted, policy_names, rounds)
-    return Results(players, games, settings_frame(manifest, wanted), manifest)
+    return Results(players, games, settings_frame(manifest, wanted),
+                   {**manifest, "settings": entries})

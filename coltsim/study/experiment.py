@@ -124,7 +124,7 @@ class Experiment:
         if output is not None:
             changes["output"] = Path(output)
         if workers is not None:
-            changes["workers"] = _checked(self.source, check_workers, workers)
+            changes["workers"] = _checked(self.source, check_workers, workers, self.backend)
         return dataclasses.replace(self, **changes)
 
 
@@ -133,7 +133,7 @@ def read_file(path, kind: str = "experiment") -> str:
     """The text of an experiment (or tune) file; :class:`ExperimentError` if unreadable."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of TOML
     except OSError as e:
         raise ExperimentError(f"{path}: cannot read the {kind} file: {e.strerror}") from None
     except UnicodeDecodeError:
@@ -189,7 +189,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     backend = _choice(source, "backend", data.get("backend", "loky"), BACKENDS)
     scheduler = data.get("scheduler")
     _checked(source, check_backend, backend, scheduler)
-    workers = _checked(source, check_workers, data.get("workers"))
+    workers = _checked(source, check_workers, data.get("workers"), backend)
     policy_params = data.get("policy_params", {})
     if not isinstance(policy_params, dict) or not all(isinstance(v, dict)
                                                       for v in policy_params.values()):

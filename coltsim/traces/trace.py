@@ -16,7 +16,8 @@ from ..engine.scoring import (
 from ..engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table, new_states
 from ..engine.check import CHECK_NAMES
 from ..playout import play_traced
-from ..policies import POLICY_NAMES, resolve_policies
+from ..policies import POLICY_NAMES
+from ..runs.chunk import resolve_seats
 from ..runs.options import check_seed
 from ..setting import Setting
 
@@ -126,7 +127,7 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
     players, rules, n_bandits = setting.players, setting.rules, setting.n_bandits
     lineups = setting.lineups()
     lineup = lineups[game_index % len(lineups)]
-    seats = resolve_policies(players, setting.policy_specs(), setting.policy_params())
+    seats = resolve_seats(setting)
     if seats.functions:
         raise ValueError("policies: traces are played with built-in policies only; allowed: "
                          f"{', '.join(POLICY_NAMES)}")
@@ -242,11 +243,3 @@ def _end_line(out_b, players: int) -> dict:
 def write_trace(lines: list[dict], out: IO[str]) -> None:
     for line in lines:
         out.write(json.dumps(line, separators=(", ", ": ")) + "\n")
-
-
-def read_trace(source) -> list[dict]:
-    """The lines of a trace file, or of an open text stream (``sys.stdin``)."""
-    if hasattr(source, "read"):
-        return [json.loads(line) for line in source if line.strip()]
-    with open(source) as f:
-        return read_trace(f)

@@ -1,6 +1,7 @@
 """Check a game trace against TRACE.md: fields and types of every line, a legal state on every
 line, and each state explained by the one before it and the step between them.
 
+    lines = read_trace("game.jsonl")   # TraceError unless the file is one whole trace
     problems = check_trace(lines)      # [] when the trace is consistent
 
 The replay is independent of the engine: it re-applies each action's reported parameters to the
@@ -35,6 +36,7 @@ and what events other than their bullets do.
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 
 from .. import constants as K
@@ -74,7 +76,7 @@ class _Checker:
     # --- shape --------------------------------------------------------------------------------
     def fields(self, i, line) -> bool:
         kind = line.get("type")
-        if kind not in _FIELDS:
+        if not isinstance(kind, str) or kind not in _FIELDS:
             self.fail(i, f"unknown type {kind!r}")
             return False
         ok = self.typed(i, kind, line, _FIELDS[kind])
@@ -537,3 +539,56 @@ def _starting_deck(team: list[int]) -> Counter:
 def check_trace(lines: list[dict]) -> list[str]:
     """Every inconsistency of a trace against TRACE.md and the rules, as readable lines."""
     return _Checker(lines).run()
+
+
+class TraceError(ValueError):
+    """A file that is not one whole trace; the message is one line naming the file and the
+    line."""
+
+
+def shape_problem(lines: list[dict]) -> str | None:
+    """The first problem of a trace's shape (None: none): every line a known type with its
+    fields, the setup line first and only there, the end line last and only there."""
+    checker = _Checker(lines)
+    if not lines or lines[0].get("type") != "setup":
+        return "line 1: the first line must be the setup line"
+    for i, line in enumerate(lines):
+        if not checker.fields(i, line):
+            return checker.problems[0]
+        if i and line["type"] == "setup":
+            return f"line {i + 1}: a second setup line"
+        if line["type"] == "end" and i != len(lines) - 1:
+            return f"line {i + 1}: the end line is followed by more lines"
+    if lines[-1]["type"] != "end":
+        return f"line {len(lines)}: the trace stops there, without its end line (cut short?)"
+    return None
+
+
+def read_trace(source) -> list[dict]:
+    """Read a trace (JSON Lines, TRACE.md) from a file, or from an open text stream such as
+    ``sys.stdin``, and check that it is one whole trace (:func:`shape_problem`);
+    :class:`TraceError` otherwise."""
+    path = getattr(source, "name", "<stdin>") if hasattr(source, "read") else source
+    try:
+        if hasattr(source, "read"):
+            text = source.read()
+        else:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise TraceError(f"{path}: cannot read the trace: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise TraceError(f"{path}: not a trace: not UTF-8 text") from None
+    lines = []
+    for number, raw in enumerate(text.rstrip().splitlines(), start=1):
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise TraceError(f"{path}: line {number}: not a JSON object ({e.msg})") from None
+        if not isinstance(line, dict):
+            raise TraceError(f"{path}: line {number}: not a JSON object")
+        lines.append(line)
+    problem = shape_problem(lines)
+    if problem:
+        raise TraceError(f"{path}: not a whole coltsim trace: {problem}")
+    return lines

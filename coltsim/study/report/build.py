@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
-from ...analysis.stats import LEVEL
+from ...analysis.stats import CORRECTIONS, LEVEL
+from ...runs.lock import folder_lock
 from ...runs.storage import load_results
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections
@@ -69,6 +70,8 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
         if a not in ANALYSES:
             raise ValueError(f"unknown analysis {a!r}; allowed: {', '.join(ANALYSES)}")
     correction = correction or (experiment.correction if experiment else "holm")
+    if correction not in CORRECTIONS or correction == "none":
+        raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh")
 
     ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses)
     for a in analyses:
@@ -105,7 +108,8 @@ def render_from_folder(folder, data=None) -> Report:
     """Re-render ``reports/NAME`` from its saved data, without simulating.
 
     The experiment is read from ``folder/experiment.toml`` if it is there; the data (a results
-    folder, ``coltsim.load_results``) from ``data`` if given, else ``folder/data``.
+    folder, ``coltsim.load_results``: verified, the experiment's settings only) from ``data`` if
+    given, else ``folder/data``.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -116,4 +120,6 @@ def render_from_folder(folder, data=None) -> Report:
     data = Path(data) if data is not None else folder / "data"
     if not (data / "manifest.json").exists():
         raise ValueError(f"{folder}: no saved results in {data} (no manifest.json)")
-    return build_report(load_results(data), experiment, folder)
+    settings = None if experiment is None else [s.id for s in experiment.settings]
+    with folder_lock(folder):
+        return build_report(load_results(data, settings=settings), experiment, folder)

@@ -1,0 +1,496 @@
+"""Results you can trust after crashes, races and damage; every bad input a clear message.
+
+One test (or a few) per case of issue 12: a damaged, deleted or duplicated chunk; reports of
+damaged data, of an experiment that changed, into a folder coltsim did not write; two runs into
+one folder, leftover temporaries, a failed run, stale locks; kill -9 and Ctrl-C of a run with its
+worker processes checked gone and nothing left in /dev/shm; the inputs that gave tracebacks; the
+limits; a truncated trace.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pandas.testing as pdt
+import pytest
+
+import coltsim
+from coltsim.cli import main
+from coltsim.runs import storage
+from coltsim.runs.lock import FolderLocked, StaleLockWarning, folder_lock
+from coltsim.runs.runner import repair_folder
+from coltsim.setting import make_setting
+
+P4 = make_setting(4)
+GAMES, CHUNK = 2000, 500
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return coltsim.simulate(P4, GAMES, seed=3, workers=1, progress=False)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A finished run of four chunks."""
+    coltsim.simulate_to_folder(P4, GAMES, tmp_path / "run", seed=3, chunk_size=CHUNK,
+                               workers=1, progress=False)
+    return tmp_path / "run"
+
+
+def resume(folder, **kwargs):
+    return coltsim.simulate_to_folder(P4, GAMES, folder, seed=3, workers=1, progress=False,
+                                      **kwargs)
+
+
+def chunk(folder, table, c):
+    return storage.chunk_path(folder, table, P4.id, c)
+
+
+def assert_same(a, b):
+    pdt.assert_frame_equal(a.players, b.players)
+    pdt.assert_frame_equal(a.games, b.games)
+
+
+def one_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+# --- 1. damaged data ----------------------------------------------------------------------------
+
+def test_a_truncated_chunk_is_refused_then_recomputed(folder, baseline):
+    path = chunk(folder, "players", 2)
+    path.write_bytes(path.read_bytes()[:-100])
+    with pytest.raises(storage.ResultsError, match=rf"{path}: damaged, its content differs from "
+                                                   r"the manifest's record \(chunk 2 .*games "
+                                                   r"1,000 to 1,499\); recompute it"):
+        coltsim.load_results(folder)
+    with pytest.warns(storage.RepairWarning, match=rf"{path}: damaged.*; recomputing it"):
+        info = resume(folder)
+    assert (info.chunks_run, info.games_run) == (1, CHUNK)
+    assert_same(coltsim.load_results(folder), baseline)
+
+
+def test_a_chunk_overwritten_by_another_valid_chunk_is_refused(folder, baseline):
+    """The copy is a whole, readable chunk of the same run: only its record tells."""
+    for table in storage.TABLES:
+        shutil.copy(chunk(folder, table, 1), chunk(folder, table, 2))
+    with pytest.raises(storage.ResultsError, match="chunk-000002.parquet: damaged"):
+        coltsim.load_results(folder)
+    with pytest.warns(storage.RepairWarning):
+        assert resume(folder).chunks_run == 1
+    games = coltsim.load_results(folder).games["game"]
+    assert list(games) == list(range(GAMES))  # every game once
+    assert_same(coltsim.load_results(folder), baseline)
+
+
+def test_a_deleted_chunk_is_refused_then_recomputed(folder, baseline):
+    chunk(folder, "games", 3).unlink()
+    with pytest.raises(storage.ResultsError, match=r"chunk-000003.parquet: missing \(chunk 3 of "
+                                                   r"setting .*, games 1,500 to 1,999\)"):
+        coltsim.load_results(folder)
+    with pytest.warns(storage.RepairWarning, match="missing"):
+        assert resume(folder).chunks_run == 1
+    assert_same(coltsim.load_results(folder), baseline)
+
+
+def test_records_that_count_a_game_twice_are_refused(folder, baseline):
+    """A manifest edited to record a chunk twice (under two numbers) holds games twice."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    records = manifest["settings"][P4.id]["chunks"]
+    records.append({**records[1], "chunk": 9})
+    shutil.copy(chunk(folder, "players", 1), chunk(folder, "players", 9))
+    shutil.copy(chunk(folder, "games", 1), chunk(folder, "games", 9))
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(storage.ResultsError, match="chunks 1 and 9 of setting .* both hold game "
+                                                   "500"):
+        coltsim.load_results(folder)
+    with pytest.warns(storage.RepairWarning, match=r"chunk 9 of setting .* \(games 500 to 999\) "
+                                                   "holds games another chunk holds or the run "
+                                                   "does not have; its record is dropped"):
+        assert resume(folder).chunks_run == 0
+    assert_same(coltsim.load_results(folder), baseline)
+
+
+@pytest.mark.parametrize("setting", [
+    make_setting(3, lineup="all", policies="weighted", params={"weighted": {"fire": 0.5}},
+                 label="fewer shots"),
+    make_setting(4, policies="random,rollout,random,random", rules={"advanced": True},
+                 params={"rollout": {"budget": 2, "playout": "random"}}),
+    make_setting(2, lineup="belle,random,random,doc"),
+    make_setting(5, policies="aggressive", rules={"gunslinger_bonus": 0}, setting_id="mine"),
+])
+def test_repair_plays_again_what_the_manifest_records(tmp_path, setting):
+    coltsim.simulate_to_folder(setting, 20, tmp_path, chunk_size=10, workers=1, progress=False)
+    before = coltsim.load_results(tmp_path)
+    storage.chunk_path(tmp_path, "games", setting.id, 1).unlink()
+    with pytest.warns(storage.RepairWarning, match="missing"):
+        infos = repair_folder(tmp_path, workers=1, progress=False)
+    assert [(i.setting_id, i.chunks_run) for i in infos] == [(setting.id, 1)]
+    assert_same(coltsim.load_results(tmp_path), before)
+
+
+@pytest.mark.parametrize("manifest, message", [
+    ({"format": storage.MANIFEST_FORMAT, "settings": 5},
+     "settings must be an object of settings by id, got 5"),
+    ([1, 2], "it is not a JSON object"),
+    ({"format": storage.MANIFEST_FORMAT, "settings": {"../x": {}}}, "'../x' is not a setting id"),
+    ({"format": storage.MANIFEST_FORMAT, "settings": {"s": {"players": 4}}},
+     "settings.s: seed must be a whole number"),
+    ({"format": 2, "settings": {}}, "format 2 was written by another version of coltsim"),
+])
+def test_a_manifest_coltsim_cannot_read_is_one_line(tmp_path, capsys, manifest, message):
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(storage.ResultsError, match=message):
+        coltsim.load_results(tmp_path)
+    assert main(["simulate", "--games", "10", "--out", str(tmp_path), "--quiet"]) == 2
+    assert message in one_line(capsys)
+
+
+# --- 2. reports state exactly what they contain -------------------------------------------------
+
+def experiment(tmp_path, policy="random", games=300, name="tiny") -> Path:
+    toml = tmp_path / f"{name}-{policy}.toml"
+    toml.write_text(f'name = "{name}"\nseed = 3\ngames = {games}\nanalyses = ["balance"]\n'
+                    f'[sweep]\nplayers = [3]\npolicies = ["{policy}"]\n')
+    return toml
+
+
+@pytest.fixture
+def report(tmp_path):
+    out = tmp_path / "report"
+    assert main(["run", str(experiment(tmp_path)), "--out", str(out), "--quiet",
+                 "--workers", "1"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("damage", ["truncate", "delete"])
+def test_a_report_of_damaged_data_is_an_error_until_repaired(report, capsys, damage):
+    md = (report / "report.md").read_text()
+    (path,) = (report / "data" / "players").glob("*/chunk-000000.parquet")
+    if damage == "truncate":
+        path.write_bytes(path.read_bytes()[:50])
+    else:
+        path.unlink()
+    assert main(["report", str(report)]) == 2
+    err = one_line(capsys)
+    assert str(path) in err and ("damaged" if damage == "truncate" else "missing") in err
+    assert (report / "report.md").read_text() == md  # no smaller report
+    assert main(["report", str(report), "--repair", "--workers", "1"]) == 0
+    assert "recomputing it" in capsys.readouterr().err
+    assert (report / "report.md").read_text() == md
+
+
+def test_a_changed_experiment_reports_only_its_current_settings(tmp_path, report, capsys):
+    assert main(["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
+                 "--workers", "1"]) == 0
+    md = (report / "report.md").read_text()
+    assert "300 games in 1 setting." in md and "greedy" in md
+    settings = pd.read_csv(report / "tables" / "settings.csv")
+    assert list(settings["policies"]) == ["greedy,greedy,greedy"]
+    assert len(coltsim.load_results(report / "data").settings) == 2  # the old data are kept
+    assert main(["report", str(report)]) == 0  # re-rendered from the same settings
+    assert (report / "report.md").read_text() == md
+
+
+def test_run_out_refuses_a_folder_coltsim_did_not_write(tmp_path, capsys):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.md").write_text("my own notes\n")
+    assert main(["run", str(experiment(tmp_path)), "--out", str(mine), "--quiet"]) == 2
+    assert "holds files coltsim did not write (report.md)" in one_line(capsys)
+    assert (mine / "report.md").read_text() == "my own notes\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["report.md"]
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert main(["run", str(experiment(tmp_path)), "--out", str(afile), "--quiet"]) == 2
+    assert "is a file; give a folder for the report" in one_line(capsys)
+
+
+def test_a_report_folder_written_by_coltsim_is_rewritten(tmp_path, report):
+    """Its own files only: the previous report's figures go, a file of the user's stays."""
+    (report / "figures" / "old_figure.png").write_bytes(b"from an earlier analysis")
+    (report / "notes.txt").write_text("mine")
+    assert main(["run", str(experiment(tmp_path)), "--out", str(report), "--quiet",
+                 "--workers", "1"]) == 0
+    assert not (report / "figures" / "old_figure.png").exists()
+    assert (report / "notes.txt").read_text() == "mine"
+
+
+# --- 3. one writer per folder -------------------------------------------------------------------
+
+def cli_run(out, games, *extra):
+    """``coltsim simulate`` in a process of its own (and its own process group)."""
+    args = [sys.executable, "-m", "coltsim.cli", "simulate", "--games", str(games), "--seed", "3",
+            "--out", str(out), "--quiet", *extra]
+    return subprocess.Popen(args, start_new_session=True, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def wait_for(condition, proc, seconds=120):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+def test_two_runs_into_one_folder(tmp_path, capsys, baseline):
+    """The second stops with one line naming the first; the first is not disturbed."""
+    out = tmp_path / "run"
+    first = cli_run(out, 100_000, "--workers", "1", "--chunk-size", "1000")
+    try:
+        wait_for(lambda: (out / ".lock").exists() and (out / ".lock").read_text().strip(), first)
+        assert main(["simulate", "--games", "100000", "--seed", "3", "--out", str(out),
+                     "--workers", "1", "--chunk-size", "1000", "--quiet"]) == 2
+        err = one_line(capsys)
+        assert f"is being written by another coltsim run (process {first.pid} on host " in err
+        with pytest.raises(FolderLocked):
+            resume(out)
+    finally:
+        _, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    r = coltsim.load_results(out)
+    assert list(r.games["game"]) == list(range(100_000))
+    pdt.assert_frame_equal(r.games[:GAMES], baseline.games)
+    assert (out / ".lock").read_text() == ""  # released
+
+
+def test_a_lock_held_in_this_process_is_respected(tmp_path):
+    with folder_lock(tmp_path):
+        with pytest.raises(FolderLocked, match="being written by another coltsim run "
+                                               rf"\(process {os.getpid()} on host"):
+            resume(tmp_path)
+    assert resume(tmp_path).chunks_run == 1
+
+
+def test_a_stale_lock_is_taken_over(tmp_path, baseline):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    (tmp_path / ".lock").write_text(json.dumps({"pid": dead.pid, "host": socket.gethostname(),
+                                                "started": "yesterday"}))
+    with pytest.warns(StaleLockWarning, match=rf"a previous run \(process {dead.pid} on host "
+                                              r".*, started yesterday\) stopped without "
+                                              "finishing; its lock is taken over"):
+        resume(tmp_path, chunk_size=CHUNK)
+    assert_same(coltsim.load_results(tmp_path), baseline)
+
+
+def test_a_lock_of_another_host_is_refused_with_what_to_do(tmp_path, capsys):
+    lock = tmp_path / ".lock"
+    lock.write_text(json.dumps({"pid": 1, "host": "elsewhere", "started": "today"}))
+    assert main(["simulate", "--games", "10", "--out", str(tmp_path), "--quiet"]) == 2
+    assert (f"held by process 1 on host elsewhere, started today, which this host cannot "
+            f"check; if that run has stopped, delete {lock}") in one_line(capsys)
+    lock.unlink()
+    assert main(["simulate", "--games", "10", "--out", str(tmp_path), "--quiet",
+                 "--workers", "1"]) == 0
+
+
+def test_leftover_temporaries_do_not_block_a_folder(tmp_path, baseline):
+    """A dead run's temporary manifest in an empty folder, and its half-written chunk."""
+    (tmp_path / ".manifest.json.1234.tmp").write_text("{")
+    info = resume(tmp_path, chunk_size=CHUNK)
+    tmp = chunk(tmp_path, "games", 1).with_name(".chunk-000001.parquet.99-ab.tmp")
+    tmp.write_bytes(b"half")
+    resume(tmp_path)
+    assert info.chunks_run == 4 and not tmp.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "games", "manifest.json",
+                                                          "players"]
+
+
+def test_a_failed_run_leaves_the_folder_usable(tmp_path, baseline):
+    """A Dask run without a scheduler fails after the manifest is written: nothing was
+    computed, so a run with other arguments may use the folder."""
+    pytest.importorskip("distributed")
+    with pytest.raises(ValueError, match="backend 'dask' needs scheduler"):
+        coltsim.simulate_to_folder(P4, 10, tmp_path, backend="dask", progress=False)
+    assert resume(tmp_path, chunk_size=CHUNK).chunks_run == 4
+    assert_same(coltsim.load_results(tmp_path), baseline)
+
+
+# --- 4. crashes leave nothing behind ------------------------------------------------------------
+
+def descendants(pid: int) -> list[int]:
+    """Live (not zombie) processes below ``pid``."""
+    children: dict = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def shm_entries(pid: int) -> list[str]:
+    """What joblib keeps in /dev/shm for a run (semaphores, folders), named by its pid."""
+    return [n for n in os.listdir("/dev/shm") if f"_{pid}_" in n or f"-{pid}-" in n]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists() or not Path("/dev/shm").is_dir(),
+                    reason="needs Linux /proc and /dev/shm")
+@pytest.mark.parametrize("how", ["kill -9 of the main process", "Ctrl-C"])
+def test_an_interrupted_run_stops_its_workers_and_leaks_nothing(tmp_path, baseline, how):
+    """(``baseline`` compiles the kernel first: the subprocess loads it from the cache.)"""
+    out = tmp_path / "run"
+    games, chunk_size = 100_000, 2500
+    proc = cli_run(out, games, "--workers", "2", "--chunk-size", str(chunk_size))
+    try:
+        wait_for(lambda: len(list(out.glob("games/*/chunk-*.parquet"))) >= 3, proc)
+        workers = descendants(proc.pid)
+        assert len(workers) >= 2 and shm_entries(proc.pid)
+    finally:
+        if how == "Ctrl-C":  # the terminal signals the whole process group
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    gone = time.monotonic() + 10
+    while any(map(alive, workers)) or shm_entries(proc.pid):
+        assert time.monotonic() < gone, ([p for p in workers if alive(p)],
+                                         shm_entries(proc.pid))
+        time.sleep(0.05)
+    if how == "Ctrl-C":
+        assert proc.returncode == 130
+        assert err == (f"coltsim simulate: interrupted; finished chunks are kept in {out}: run "
+                       "the same command again to resume\n")
+    with pytest.raises(storage.ResultsError, match="unfinished"):
+        coltsim.load_results(out)
+    with warnings.catch_warnings(record=True) as warned:  # the killed run left its lock
+        warnings.simplefilter("always")
+        info = coltsim.simulate_to_folder(P4, games, out, seed=3, workers=1, progress=False)
+    assert [w.category for w in warned] == ([] if how == "Ctrl-C" else [StaleLockWarning])
+    assert 0 < info.chunks_run < games // chunk_size
+    r = coltsim.load_results(out, columns=["score"])
+    assert list(r.games["game"]) == list(range(games))
+    pdt.assert_series_equal(r.players["score"][:4 * GAMES], baseline.players["score"])
+
+
+@pytest.mark.parametrize("command", ["run", "report", "tournament", "simulate", "trace", "show",
+                                     "bench"])
+def test_ctrl_c_is_one_line_and_130_in_every_command(monkeypatch, capsys, command):
+    import coltsim.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, f"_{command}", interrupted)
+    argv = {"run": ["run", "x.toml", "--out", "o"], "report": ["report", "r"],
+            "tournament": ["tournament", "x.toml"], "simulate": ["simulate", "--games", "5",
+                                                                 "--out", "o"],
+            "trace": ["trace"], "show": ["show", "g.jsonl"], "bench": ["bench"]}[command]
+    assert main(argv) == 130
+    err = one_line(capsys)
+    assert err.startswith(f"coltsim {command}: interrupted")
+
+
+# --- 5. one line for every bad input ------------------------------------------------------------
+
+def trace_file(tmp_path, edit=None) -> Path:
+    out = tmp_path / "game.jsonl"
+    assert main(["trace", "--seed", "7", "--out", str(out)]) == 0
+    if edit is not None:
+        lines = [json.loads(x) for x in out.read_text().splitlines()]
+        out.write_text("".join(json.dumps(x) + "\n" for x in edit(lines)))
+    return out
+
+
+def without_bandits(lines):
+    del lines[0]["bandits"]
+    return lines
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "--games", "10", "--rules", "null", "--out", "{d}"],
+     "--rules must be a JSON object"),
+    (["simulate", "--games", "10", "--rules", '{"abilities":5}', "--out", "{d}"],
+     "rules: rule option abilities must be a list of names, got 5"),
+    (["simulate", "--games", "10", "--policies", "json:loads", "--out", "{d}", "--workers", "1",
+      "--quiet"],
+     "policies: user policy json:loads cannot be played"),
+    (["trace", "--out", "{d}"], "is a folder; give a file name"),
+    (["simulate", "--games", "10", "--out", "{file}/sub"], "Not a directory"),
+    (["simulate", "--games", "4611686018427387904", "--out", "{d}"],
+     "games: must be an integer from 1 to 1,000,000,000"),
+    (["simulate", "--games", "10", "--workers", "100000", "--out", "{d}"],
+     "(4 per available core)"),
+    (["simulate", "--games", "10", "--params", '{"rollout": {"budget": 1e300}}', "--policies",
+      "rollout", "--out", "{d}"], "budget must be at most 100,000, got 1e+300"),
+    (["simulate", "--games", "50000", "--chunk-size", "1", "--out", "{d}"],
+     "make more than 20,000 chunks; use chunk_size >= 3"),
+    (["simulate", "--games", "1e3", "--out", "{d}"], "argument --games: invalid int value"),
+    (["bench", "--workers", "0"], "workers: must be an integer from 1"),
+    (["nonsense"], "invalid choice: 'nonsense'"),
+])
+def test_inputs_that_gave_tracebacks_give_one_line(tmp_path, capsys, argv, message):
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "d").mkdir()
+    argv = [a.replace("{d}", str(tmp_path / "d")).replace("{file}", str(tmp_path / "file"))
+            for a in argv]
+    assert main(argv) == 2
+    assert message in one_line(capsys)
+
+
+def test_show_rejects_a_trace_that_is_not_whole(tmp_path, capsys):
+    cut = trace_file(tmp_path, lambda lines: lines[:len(lines) // 2])  # at a line boundary
+    assert main(["show", str(cut)]) == 2
+    assert (f"{cut}: not a whole coltsim trace: line {sum(1 for _ in open(cut))}: the trace "
+            "stops there, without its end line (cut short?)") in one_line(capsys)
+    bare = trace_file(tmp_path, without_bandits)
+    assert main(["show", str(bare)]) == 2
+    assert "line 1: setup line has no 'bandits'" in one_line(capsys)
+    assert main(["show", str(trace_file(tmp_path))]) == 0
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_an_unwritable_folder_is_one_line(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    assert main(["simulate", "--games", "10", "--out", str(locked / "run")]) == 2
+    assert "Permission denied" in one_line(capsys)
+
+
+def test_an_experiment_file_may_start_with_a_byte_order_mark(tmp_path):
+    toml = experiment(tmp_path)
+    toml.write_bytes(b"\xef\xbb\xbf" + toml.read_bytes())
+    assert coltsim.load_experiment(toml).name == "tiny"
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: coltsim.simulate(5, 10), "setting must be a coltsim Setting"),
+    (lambda: coltsim.simulate_to_folder(P4, 10, 123), "folder: must be a folder path, got 123"),
+    (lambda: coltsim.load_results(123), "folder: must be a folder path"),
+    (lambda: coltsim.Rules(cars=5), "rule option cars must be a list of names"),
+    (lambda: make_setting(4, lineup=5), "lineup: 5 is not a line-up"),
+    (lambda: make_setting(4, policies=5), "policies: 5 is not a policy list"),
+    (lambda: make_setting("4"), "players: '4' is not a player count"),
+    (lambda: coltsim.simulate(P4, 10, workers=10**5), "workers: must be an integer from 1"),
+])
+def test_the_python_api_raises_value_error_for_bad_values(call, error):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert error in str(info.value) and "\n" not in str(info.value)
