@@ -28,6 +28,11 @@ score                         int32     loot + bonus
 team_score                    int32     score of the seat (both bandits with 2 players)
 rank                          int8      competition rank of the seat (1 = won)
 win, shared_win               bool      the seat won; won together with another seat
+moves, floor_changes          int8      how the bandit played: its Move, Floor Change,
+robberies, punches,                     Robbery, Punch and Marshal cards resolved
+marshal_moves
+draws                         int8      turns its player drew cards instead of playing one
+                                        (in the 2-player game, the team's, on both bandits)
 win_share                     float64   the seat's share of the victory: 1 for a sole winner,
                                         1/m when m seats share it, 0 otherwise (its mean is
                                         the win rate the reports give)
@@ -68,7 +73,9 @@ PLAYER_COLUMNS = (
     ("loot", "int32"), ("shots", "int8"), ("bullets_received", "int8"),
     ("neutral_received", "int8"), ("gunslinger", "bool"), ("bonus", "int32"),
     ("score", "int32"), ("team_score", "int32"), ("rank", "int8"), ("win", "bool"),
-    ("shared_win", "bool"), ("win_share", "float64"),
+    ("shared_win", "bool"), ("moves", "int8"), ("floor_changes", "int8"),
+    ("robberies", "int8"), ("punches", "int8"), ("marshal_moves", "int8"), ("draws", "int8"),
+    ("win_share", "float64"),
 )
 
 

@@ -325,6 +325,30 @@ def test_win_share_splits_a_shared_victory(players, baseline):
     assert np.allclose(naive[rates.index], rates)
 
 
+@pytest.mark.parametrize("players, rules", [(4, {}), (2, {}), (5, {"advanced": True})])
+def test_how_each_bandit_played_matches_its_trace(players, rules):
+    """The players table's action counts are the game's: every card resolved, by kind, and every
+    turn its player drew, as the game's trace shows them (a few games of the default policy)."""
+    from coltsim.traces.trace import trace_game
+
+    setting = make_setting(players, rules=rules)
+    p = simulate(6, setting, seed=4, workers=1).players
+    columns = {"move": "moves", "floor": "floor_changes", "rob": "robberies", "punch": "punches",
+               "marshal": "marshal_moves"}
+    for game in range(6):
+        lines = trace_game(setting, seed=4, game_index=game)
+        rows = p[p["game"] == game].set_index("bandit_index")
+        for card, column in columns.items():
+            counted = np.bincount([x["bandit"] for x in lines
+                                   if x["type"] == "action" and x["card"] == card],
+                                  minlength=len(rows))
+            assert list(rows[column]) == list(counted), (game, column)
+        draws = np.bincount([x["player"] for x in lines
+                             if x["type"] == "plan" and x["choice"] == "draw"], minlength=players)
+        assert list(rows["draws"]) == list(draws[rows["seat"]]), game
+    assert p["moves"].sum() > 0 and p["draws"].sum() > 0
+
+
 def test_two_players_have_two_bandits_each():
     r = simulate(300, make_setting(2), workers=1)
     p = r.players

@@ -41,7 +41,7 @@ from .state import (
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT, G_T_EFFECT,
     G_T_PUSHED, G_T_TAKEN, G_T_TARGET, G_T_TO_CAR, G_T_TOKEN, G_TURN, PH_DISCARD, PH_EVENT,
     PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER,
-    B_TEAM, Z_DECK, Z_DISCARD, Z_HAND, ability, card_kind, card_owner, move_zone, pop_card,
+    B_DRAWS, B_PLAYED, B_TEAM, Z_DECK, Z_DISCARD, Z_HAND, ability, card_kind, card_owner, move_zone, pop_card,
     push_card, remove_card,
 )
 
@@ -259,6 +259,8 @@ def _scheme_step(st):
 def _apply_plan(st, p, value):
     t = st.game[G_TURN]
     if value == OPT_DRAW:
+        for b in range(st.game[G_BANDITS]):
+            st.bandit[b, B_DRAWS] += st.bandit[b, B_TEAM] == p
         n = draw_cards(st, p, st.opts[O_DRAW_COUNT])
         row = log_row(st, REC_PLAN, t, p, -1, -1)
         if row >= 0:
@@ -403,6 +405,8 @@ def _finish_card(st):
         st.rec[row, R_P0 + 3] = st.game[G_T_TAKEN]
         st.rec[row, R_P0 + 4] = st.game[G_T_PUSHED]
         st.rec[row, R_EFFECT] = st.game[G_T_EFFECT]
+    # Counted when resolved, not when played: a card played face down is nobody's business yet.
+    st.bandit[card_owner(card), B_PLAYED + card_kind(card)] += 1
     push_card(st, p, Z_DISCARD if st.opts[O_ADVANCED] == 1 else Z_DECK, card)
     st.game[G_POS] = i + 1
     _checkpoint(st)

@@ -14,7 +14,8 @@ All fields are ``int64`` unless noted; ``-1`` means "none" throughout.
                     the game (which step comes next), the pending decision, the registers of
                     the card being resolved
 ``bandit[b, B_*]``  one row per bandit: character, controlling player (team), car, level,
-                    bullet cards left, bullet cards received from bandits and neutral ones
+                    bullet cards left, bullet cards received from bandits and neutral ones, and
+                    how it played: its action cards resolved, by kind, and its player's draws
 ``loot[t, L_*]``    one row per loot token id: kind, value, where it is (a spot
                     ``2 * car + level``, ``AT_BANDIT + b``, or ``IN_BOX``)
 ``held[q, kind]``   tokens of each kind at each place ``q = place(where)``: the spots, then
@@ -103,7 +104,9 @@ B_LEVEL = 3
 B_BULLETS = 4  # bullet cards left to fire
 B_RECEIVED = 5  # bullet cards received from bandits
 B_NEUTRAL = 6  # neutral bullet cards received
-B_N = 7
+B_PLAYED = 7  # + kind (MOVE .. MARSHAL): its action cards of each kind resolved so far
+B_DRAWS = B_PLAYED + K.N_ACTION_KINDS  # turns its player drew instead of playing
+B_N = B_DRAWS + 1
 
 # --- loot ---------------------------------------------------------------------------------------
 L_KIND = 0

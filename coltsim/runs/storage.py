@@ -64,7 +64,8 @@ if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never 
     import pandas as pd
 
 MANIFEST = "manifest.json"
-# 4: finished chunks are recorded; 3: the players table has win_share; 2: the setting's line-up
+# 4: finished chunks are recorded, and the players table says how each bandit played (moves ...
+# draws); 3: the players table has win_share; 2: the setting's line-up
 # is recorded as "lineup" (1: "bandits").  A folder of another format is refused rather than
 # mixed.
 MANIFEST_FORMAT = 4
