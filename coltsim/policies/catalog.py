@@ -126,6 +126,24 @@ FIRST_PRESET = 4  # then one id per preset of ``weighted``
 for _k, _name in enumerate(PRESET_NAMES):
     register(Policy(_name, FIRST_PRESET + _k, _weights(PRESETS[_name]), plays_as="weighted"))
 
+# --- ismcts (ismcts.py) -----------------------------------------------------------------------
+POLICY_ISMCTS = FIRST_PRESET + len(PRESET_NAMES)
+I_BUDGET = 0
+I_EXPLORATION = 1
+I_MARGIN = 2
+I_PLAYOUT = 3
+I_OPPONENTS = 4
+I_HORIZON = 5
+DEFAULT_ISMCTS_BUDGET = 128
+register(Policy("ismcts", POLICY_ISMCTS, (
+    Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1),  # playouts per decision
+    Param("exploration", 0.7, minimum=0.0),  # UCB constant below the root
+    Param("margin", 0.2, minimum=0.0),  # weight of the score lead (thousands) in an outcome
+    Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # every seat after the tree
+    Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
+    Param("horizon", 0, whole=True),  # rounds before scoring the position; 0: to the end
+)))
+
 POLICY_NAMES = tuple(sorted(POLICIES, key=lambda name: POLICIES[name].id))
 POLICY_IDS = {name: POLICIES[name].id for name in POLICY_NAMES}
 

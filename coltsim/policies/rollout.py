@@ -64,8 +64,8 @@ def play_until(w, playout, stop_round):
 
 
 @njit
-def outcome(w, player, out_b, out_g):
-    """Victory share plus ``MARGIN_WEIGHT`` x score lead (thousands) of ``player`` in ``w``."""
+def outcome(w, player, margin, out_b, out_g):
+    """Victory share plus ``margin`` x score lead (thousands) of ``player`` in ``w``."""
     score_game(w, out_b, out_g)
     mine = 0.0
     win = 0.0
@@ -77,7 +77,7 @@ def outcome(w, player, out_b, out_g):
             win = out_b[b, RB_WIN] / max(1, out_g[RG_N_WINNERS])
         elif s > other:
             other = s
-    return win + MARGIN_WEIGHT * (mine - other) / 1000.0
+    return win + margin * (mine - other) / 1000.0
 
 
 @njit
@@ -104,7 +104,7 @@ def rollout_policy(obs, kind, options, params, rng):
             copy_state(scratch, 1, world)
             apply(trial, i)
             play_until(trial, playout, stop)
-            total[i] += outcome(trial, player, out_b, out_g)
+            total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
     best = 0
     ties = 0
     for i in range(n):
