@@ -141,7 +141,7 @@ register(Policy("ismcts", POLICY_ISMCTS, (
     Param("margin", 0.2, minimum=0.0),  # weight of the score lead (thousands) in an outcome
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # every seat after the tree
     Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
-    Param("horizon", 0, whole=True),  # rounds before scoring the position; 0: to the end
+    Param("horizon", 2, whole=True),  # rounds before scoring the position; 0: to the end
 )))
 
 POLICY_NAMES = tuple(sorted(POLICIES, key=lambda name: POLICIES[name].id))
