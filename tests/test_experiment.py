@@ -161,7 +161,7 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
         err = capsys.readouterr().err.strip()
         assert err == (f"coltsim {command[0]}: error: {bad}: sweep.policies: unknown policy "
                        f"'randm'; allowed: random, greedy, weighted, rollout, aggressive, "
-                       f"cautious, never_fires, never_moves_marshal or "
+                       f"cautious, never_fires, never_moves_marshal, ismcts or "
                        f"\"package.module:function\"")
 
 
