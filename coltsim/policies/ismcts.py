@@ -30,7 +30,7 @@ every surviving option is played in the same sampled worlds with the same random
 of the world per option), and the better half by mean outcome survives; the last survivor is
 the choice.  A game's outcome varies far more between worlds than between options, so comparing
 options on the same worlds is what makes a small budget count (measured: docs/policies.md).
-Every option gets at least one world, so a budget below ``n * rounds`` is exceeded.
+Every option gets at least one world per round, so a budget below about ``2 n`` is exceeded.
 
 Everything is allocated once per decision (two world states, the tree arrays sized by the
 number of iterations, the sampler's temporaries); an iteration allocates nothing.  The tree is a
