@@ -1,11 +1,13 @@
 """Speed of the policies, on one thread.
 
-    python benchmarks/bench_policies.py [--games N] [--rollout-games N] [--json]
+    python benchmarks/bench_policies.py [--games N] [--rollout-games N]
+                                        [--ismcts-budgets B ...] [--json]
 
 Prints games per second of 4-player games with every seat ``random``, every seat ``greedy``
-(and one greedy among three random) and every seat ``planner``, decisions per second of ``rollout`` at its
-default budget (one rollout seat against three greedy), and the one-off compile time of a
-kernel specialised on a user policy.
+(and one greedy among three random) and every seat ``planner``, decisions per second of
+``rollout`` at its default budget and of ``ismcts`` at each budget of ``--ismcts-budgets`` (one
+searching seat against three greedy), and the one-off compile time of a kernel specialised on a
+user policy.
 """
 from __future__ import annotations
 
@@ -61,10 +63,10 @@ def _count_seat0_decisions(states, seed, first, games, lineup):
     return n
 
 
-def rollout_decisions_per_second(games):
-    """Decisions of the rollout seat per second, one rollout against three greedy (the greedy
-    seats' decisions take microseconds and are counted in the time)."""
-    seats = resolve_policies(PLAYERS, ["rollout", "greedy", "greedy", "greedy"])
+def search_decisions_per_second(name, params, games):
+    """Decisions of the searching seat per second, one ``name`` (with ``params``) against three
+    greedy (the greedy seats' decisions take microseconds and are counted in the time)."""
+    seats = resolve_policies(PLAYERS, [name, "greedy", "greedy", "greedy"], {name: params})
     states = new_states(2)
     init_table(states[0], PLAYERS, Rules().to_array(), seats.seat_policy, seats.params)
     lineup = np.full(PLAYERS, -1, np.int64)
@@ -94,6 +96,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--rollout-games", type=int, default=10)
+    parser.add_argument("--ismcts-budgets", type=int, nargs="*", default=[32, 64, 128, 512])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
@@ -106,15 +109,21 @@ def main(argv=None):
         "planner_games_per_second": games_per_second("planner", args.games),
         "rollout_budget": DEFAULT_BUDGET,
     }
-    dps, spg = rollout_decisions_per_second(args.rollout_games)
+    dps, spg = search_decisions_per_second("rollout", {}, args.rollout_games)
     result["rollout_decisions_per_second"] = dps
     result["rollout_seconds_per_game"] = spg
+    for budget in args.ismcts_budgets:  # fewer games at a larger budget: about as long each
+        games = max(2, args.rollout_games * 64 // budget)
+        dps, spg = search_decisions_per_second("ismcts", {"budget": budget}, games)
+        result[f"ismcts_{budget}_decisions_per_second"] = dps
+        result[f"ismcts_{budget}_seconds_per_game"] = spg
     result["user_policy_compile_seconds"] = user_compile_seconds()
     if args.json:
         print(json.dumps(result))
     else:
         for k, v in result.items():
-            print(f"{k:40s} {v:,.1f}" if isinstance(v, float) else f"{k:40s} {v}")
+            print(f"{k:40s} {v:,.3g}" if isinstance(v, float) and v < 10 else
+                  f"{k:40s} {v:,.1f}" if isinstance(v, float) else f"{k:40s} {v}")
 
 
 if __name__ == "__main__":

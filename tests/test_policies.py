@@ -17,7 +17,7 @@ from coltsim.engine.state import (
     card_kind, copy_state, init_table, new_states,
 )
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
-from coltsim.policies.builtin import POLICY_ROLLOUT, choose
+from coltsim.policies.builtin import choose
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.planner import planner_policy
 from coltsim.policies.observe import observe, pile_revealed, sample_world
@@ -40,6 +40,9 @@ CONFIGS = [
     (2, Rules(advanced=True)),
 ]
 
+
+# The search policies, with budgets small enough for the fast tier.
+SEARCH = {"rollout": {"budget": 6, "horizon": 1}, "ismcts": {"budget": 6, "horizon": 1}}
 
 # Scratch states of the tests' kernels: states[GAME] is the game, the others its copies.
 GAME, OBS, COPY_A, COPY_B, WORLD, OBS2 = range(6)
@@ -80,7 +83,7 @@ def _play_checked(states, seed, first, n_games, lineup, kinds_seen):
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
 def test_every_builtin_policy_answers_legally(players, rules):
-    names = [n for n in POLICY_NAMES if n != "rollout"]
+    names = [n for n in POLICY_NAMES if n not in SEARCH]
     kinds = np.zeros(12, np.int64)
     for k in range(len(names)):  # every policy at every seat, mixed with the others
         lineup_names = [names[(k + s) % len(names)] for s in range(players)]
@@ -89,11 +92,10 @@ def test_every_builtin_policy_answers_legally(players, rules):
         illegal, broken = _play_checked(states, 11, 100 * k, 60, lineup, kinds)
         assert illegal == 0, lineup_names
         assert broken == 0, lineup_names
-    # rollout, cheaply: a small budget and short playouts
-    seats = resolve_policies(players, ["rollout"] + ["greedy"] * (players - 1),
-                             {"rollout": {"budget": 4, "horizon": 1}})
-    states, lineup = _state(players, rules, seats.seat_policy, seats.params)
-    assert _play_checked(states, 12, 0, 3, lineup, kinds) == (0, 0)
+    for name, cheap in SEARCH.items():  # a small budget and short playouts, in two seats
+        seats = resolve_policies(players, ([name, "greedy"] * players)[:players], {name: cheap})
+        states, lineup = _state(players, rules, seats.seat_policy, seats.params)
+        assert _play_checked(states, 12, 0, 3, lineup, kinds) == (0, 0), name
     expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
     if rules.advanced:
         expected |= {10, 11}
@@ -226,10 +228,9 @@ def _same_decisions(states, pid, every, seed, n_games, lineup):
 @pytest.mark.parametrize("name", [n for n in POLICY_NAMES if n != "random"])
 def test_no_policy_reads_hidden_information(players, rules, name):
     pid = POLICY_NAMES.index(name)
-    params = np.tile(param_vector(name, {"budget": 6, "horizon": 1} if name == "rollout" else None),
-                     (players, 1))
+    params = np.tile(param_vector(name, SEARCH.get(name)), (players, 1))
     states, lineup = _state(players, rules, np.zeros(players, np.int64), params)
-    every, n_games = (7, 2) if pid == POLICY_ROLLOUT else (3, 6)
+    every, n_games = (7, 2) if name in SEARCH else (3, 6)
     compared, differ, cheat_differ, changed = _same_decisions(states, pid, every, 5, n_games,
                                                               lineup)
     assert compared > 20

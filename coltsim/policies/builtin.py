@@ -16,18 +16,19 @@ cautious, never_fires, never_moves_marshal) have ids of their own, so a name alo
 scratch state for the observation.  ``random`` is answered inline (one draw, no observation).
 ``greedy``, ``weighted`` and ``planner`` read only what their player may know (view.py's rule),
 so they give the same answers on the state as on an observation and are handed the state itself
-(no copy); tests/test_policies.py checks both facts.  ``rollout`` samples worlds from an
-observation built for it.  User policies (ids from ``FIRST_USER_ID``) are dispatched by the
-playout's user dispatcher (playout.py); here an unknown id plays at random.
+(no copy); tests/test_policies.py checks both facts.  ``rollout`` and ``ismcts`` sample worlds
+from an observation built for them.  User policies (ids from ``FIRST_USER_ID``) are dispatched
+by the playout's user dispatcher (playout.py); here an unknown id plays at random.
 """
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .catalog import (  # the ids of the built-in policies, by name
-    FIRST_PRESET, POLICY_GREEDY, POLICY_PLANNER, POLICY_RANDOM, POLICY_ROLLOUT, POLICY_WEIGHTED,
-    PRESET_NAMES,
+    FIRST_PRESET, POLICY_GREEDY, POLICY_ISMCTS, POLICY_PLANNER, POLICY_RANDOM, POLICY_ROLLOUT,
+    POLICY_WEIGHTED, PRESET_NAMES,
 )
 from .heuristic import greedy_policy, preset_policy, weighted_policy
+from .ismcts import ismcts_policy
 from .observe import observe
 from .planner import planner_policy
 from .rollout import rollout_policy
@@ -55,6 +56,9 @@ def _choose_builtin(st, obs, player, pid):
     if pid == POLICY_ROLLOUT:
         observe(st, player, obs)
         return rollout_policy(obs, kind, obs.options[:n], obs.params[player], rng)
+    if pid == POLICY_ISMCTS:
+        observe(st, player, obs)
+        return ismcts_policy(obs, kind, obs.options[:n], obs.params[player], rng)
     return randint(rng, 0, n)
 
 

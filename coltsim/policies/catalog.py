@@ -116,7 +116,8 @@ P_PLAYOUT = 1
 P_HORIZON = 2
 PLAYOUT_GREEDY = 0
 PLAYOUT_RANDOM = 1
-PLAYOUT_NAMES = ("greedy", "random")
+PLAYOUT_PLANNER = 2
+PLAYOUT_NAMES = ("greedy", "random", "planner")  # the policies a search can play others with
 DEFAULT_BUDGET = 64
 MAX_BUDGET = 100_000  # about 3 s a decision, minutes a game (docs/policies.md speeds)
 MAX_HORIZON = 8  # rules.MAX_ROUNDS
@@ -147,6 +148,24 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
     ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
 )  # tuned by self-play (docs/policies.md, benchmarks/tune_planner.py)
 register(Policy("planner", POLICY_PLANNER, tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
+
+# --- ismcts (ismcts.py) -----------------------------------------------------------------------
+POLICY_ISMCTS = POLICY_PLANNER + 1
+I_BUDGET = 0
+I_EXPLORATION = 1
+I_MARGIN = 2
+I_PLAYOUT = 3
+I_OPPONENTS = 4
+I_HORIZON = 5
+DEFAULT_ISMCTS_BUDGET = 128
+register(Policy("ismcts", POLICY_ISMCTS, (
+    Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1),  # playouts per decision
+    Param("exploration", 0.7, minimum=0.0),  # UCB constant below the root
+    Param("margin", 0.2, minimum=0.0),  # weight of the score lead (thousands) in an outcome
+    Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # every seat after the tree
+    Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
+    Param("horizon", 2, whole=True),  # rounds before scoring the position; 0: to the end
+)))
 
 POLICY_NAMES = tuple(sorted(POLICIES, key=lambda name: POLICIES[name].id))
 POLICY_IDS = {name: POLICIES[name].id for name in POLICY_NAMES}

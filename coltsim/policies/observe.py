@@ -179,9 +179,10 @@ def observe(st, player, obs):
 
 # --- determinisation ------------------------------------------------------------------------------
 @njit
-def _sample_purses(obs, rng, world):
-    """Deal the values of the purses ``obs`` does not know (all purses minus its own) to them."""
-    values = _PURSE_VALUES.copy()
+def _sample_purses(obs, rng, world, values):
+    """Deal the values of the purses ``obs`` does not know (all purses minus its own) to them
+    (``values``: scratch of ``N_PURSES``)."""
+    values[:] = _PURSE_VALUES
     for t in range(K.FIRST_PURSE, K.FIRST_PURSE + K.N_PURSES):
         v = obs.loot[t, L_VALUE]
         if v >= 0:
@@ -203,11 +204,11 @@ def _sample_purses(obs, rng, world):
 
 
 @njit
-def _sample_rounds(obs, rng, world):
-    """Round cards after the current one: fixed by the rules, or drawn from those not yet seen."""
+def _sample_rounds(obs, rng, world, unseen):
+    """Round cards after the current one: fixed by the rules, or drawn from those not yet seen
+    (``unseen``: scratch of ``N_ROUND_CARDS``)."""
     r = last_revealed_round(obs)
     n_rounds = obs.game[G_N_ROUNDS]
-    unseen = np.empty(K.N_ROUND_CARDS, np.int64)
     m = 0
     for c in range(K.N_ROUND_CARDS):
         seen = False
@@ -348,24 +349,41 @@ def _deal_hidden_cards(obs, rng, world, q, count, fired, pool, rest):
             j += 1
 
 
+# sample_world_with's scratch: one int64 array cut into the tables of the deal.
+_COUNT = 0  # multiset of a player's cards, by card code
+_FIRED = _COUNT + 64  # bullet cards of each shooter not yet placed
+_POOL = _FIRED + K.MAX_BANDITS  # a player's unknown action cards
+_REST = _POOL + K.MAX_CARDS  # ... and its hidden bullet cards, for its hand and deck
+_VALUES = _REST + 2 * K.MAX_CARDS  # hidden purse values
+_UNSEEN = _VALUES + K.N_PURSES  # round cards not yet seen
+WORLD_SCRATCH_N = _UNSEEN + K.N_ROUND_CARDS
+
+
 @njit
 def sample_world(obs, rng, worlds, i):
     """Fill ``worlds[i]`` (a scratch state) with a game consistent with ``obs``, drawing
     everything unknown from ``rng`` (the deciding player's stream)."""
+    sample_world_with(obs, rng, worlds, i, np.empty(WORLD_SCRATCH_N, np.int64))
+
+
+@njit
+def sample_world_with(obs, rng, worlds, i, tmp):
+    """``sample_world`` with its temporaries in ``tmp`` (``int64[WORLD_SCRATCH_N]``, contents
+    irrelevant): a search that samples a world per iteration allocates it once."""
     copy_state(worlds, i, obs)
     world = worlds[i]
     player = obs.game[G_PEND_PLAYER]
     for s in range(N_FIXED_STREAMS + obs.game[G_PLAYERS]):
         world.rng[s, 0] = next_u64(rng, 0)
         world.rng[s, 1] = 0
-    _sample_purses(obs, rng, world)
+    _sample_purses(obs, rng, world, tmp[_VALUES:_UNSEEN])
     count_loot(world)
-    _sample_rounds(obs, rng, world)
+    _sample_rounds(obs, rng, world, tmp[_UNSEEN:WORLD_SCRATCH_N])
     shuffle(rng, 0, world.cards[player, Z_DECK], world.ncards[player, Z_DECK])
-    count = np.zeros(64, np.int64)
-    fired = np.zeros(K.MAX_BANDITS, np.int64)
-    pool = np.empty(K.MAX_CARDS, np.int64)
-    rest = np.empty(2 * K.MAX_CARDS, np.int64)
+    count = tmp[_COUNT:_FIRED]
+    fired = tmp[_FIRED:_POOL]
+    pool = tmp[_POOL:_REST]
+    rest = tmp[_REST:_VALUES]
     _bullets_fired_unseen(obs, player, fired)
     for q in range(obs.game[G_PLAYERS]):
         if q != player:

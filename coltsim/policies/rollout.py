@@ -17,7 +17,8 @@ Parameters (``params[P_*]``; 0 means the default):
 
 ==============  ====================================================================================
 ``budget``      rollouts per decision (default ``DEFAULT_BUDGET``)
-``playout``     playout policy of every seat: 0 ``greedy`` (default), 1 ``random``
+``playout``     playout policy of every seat: 0 ``greedy`` (default), 1 ``random``, 2
+                ``planner`` (with its default weights)
 ``horizon``     rounds to play before scoring the position (0: to the end of the game)
 ==============  ====================================================================================
 
@@ -35,9 +36,12 @@ from ..engine.state import (
     B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states,
     copy_state,
 )
-from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON, P_PLAYOUT, PLAYOUT_RANDOM
+from .catalog import (
+    DEFAULT_BUDGET, P_BUDGET, P_HORIZON, P_PLAYOUT, PLAYOUT_PLANNER, PLAYOUT_RANDOM,
+)
 from .heuristic import greedy_policy
 from .observe import sample_world
+from .planner import DEFAULT_WEIGHTS, plan_with
 from .view import rand_below
 
 MARGIN_WEIGHT = 0.05
@@ -48,10 +52,12 @@ def playout_choose(w, playout):
     """The playout policy's choice at ``w``'s pending decision (a sampled world: any seat)."""
     p = w.game[G_PEND_PLAYER]
     n = w.game[G_PEND_N]
+    rng = w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
     if playout == PLAYOUT_RANDOM:
         return randint(w.rng, RNG_DECIDE + p, n)
-    return greedy_policy(w, w.game[G_PEND_KIND], w.options[:n], w.params[p],
-                         w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+    if playout == PLAYOUT_PLANNER:
+        return plan_with(w, w.game[G_PEND_KIND], w.options[:n], DEFAULT_WEIGHTS, rng)
+    return greedy_policy(w, w.game[G_PEND_KIND], w.options[:n], w.params[p], rng)
 
 
 @njit
@@ -64,8 +70,8 @@ def play_until(w, playout, stop_round):
 
 
 @njit
-def outcome(w, player, out_b, out_g):
-    """Victory share plus ``MARGIN_WEIGHT`` x score lead (thousands) of ``player`` in ``w``."""
+def outcome(w, player, margin, out_b, out_g):
+    """Victory share plus ``margin`` x score lead (thousands) of ``player`` in ``w``."""
     score_game(w, out_b, out_g)
     mine = 0.0
     win = 0.0
@@ -77,7 +83,7 @@ def outcome(w, player, out_b, out_g):
             win = out_b[b, RB_WIN] / max(1, out_g[RG_N_WINNERS])
         elif s > other:
             other = s
-    return win + MARGIN_WEIGHT * (mine - other) / 1000.0
+    return win + margin * (mine - other) / 1000.0
 
 
 @njit
@@ -104,7 +110,7 @@ def rollout_policy(obs, kind, options, params, rng):
             copy_state(scratch, 1, world)
             apply(trial, i)
             play_until(trial, playout, stop)
-            total[i] += outcome(trial, player, out_b, out_g)
+            total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
     best = 0
     ties = 0
     for i in range(n):

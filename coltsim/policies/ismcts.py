@@ -1,0 +1,284 @@
+"""``ismcts``: information-set Monte Carlo tree search over the deciding player's own decisions.
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ismcts.py``) with
+the other players modelled by a fixed policy.  An iteration:
+
+1. **Determinise.**  Sample a world consistent with everything the player has observed
+   (observe.sample_world: the others' hands and decks, face-down cards, hidden purse values,
+   future round cards; face-up pile cards are known), from the player's own stream.
+2. **Select.**  Play the world on.  The other players' decisions are played by the
+   ``opponents`` policy.  At each of the player's own decisions, descend the tree: a node's
+   children are keyed by the decision kind and the option's *value* (not its index: the legal set
+   differs between worlds), created when first seen legal.  Every legal child's *availability*
+   count goes up by one, and children are compared by ``mean + c * sqrt(ln(availability) /
+   visits)``, so that an option is judged only against the visits in which it was legal.  The
+   node widens progressively: the playout policy's choice is tried first, another option only
+   while fewer than ``sqrt(visits of the node)`` others have been tried (so a young node plays
+   like the playout policy, not at random).
+3. **Expand.**  The first unvisited child reached joins the tree (one node per iteration).
+4. **Play out** with the ``playout`` policy for every seat, until ``horizon`` rounds have been
+   played from the decision's round (the current one and the next by default), or to the end.
+5. **Back up** the outcome along the path: the player's share of the victory plus ``margin`` x
+   its score lead over the best other team, in thousands of dollars (rollout.outcome), as the
+   game would be scored then.  Scored two rounds ahead, a playout is three times cheaper than
+   to the end and tells options apart better (less of the noise of later rounds): measured in
+   docs/policies.md.
+
+**The root** is searched by sequential halving with common random numbers (as at the root of
+Gumbel MuZero) rather than by UCB: in ``ceil(log2 n)`` rounds, each sharing the budget equally,
+every surviving option is played in the same sampled worlds with the same random streams (a copy
+of the world per option), and the better half by mean outcome survives; the last survivor is
+the choice.  A game's outcome varies far more between worlds than between options, so comparing
+options on the same worlds is what makes a small budget count (measured: docs/policies.md).
+Every option gets at least one world per round, so a budget below about ``2 n`` is exceeded.
+
+Everything is allocated once per decision (two world states, the tree arrays sized by the
+number of iterations, the sampler's temporaries); an iteration allocates nothing.  The tree is a
+table of edges ``tree[e, T_*]`` (key, first child, next sibling, visits, availability) and their
+summed outcomes ``total[e]``; edge 0 is the root.  A node's children are a linked list, searched
+by key (a decision has at most a dozen options).  Should the table fill (``_capacity``), an
+iteration leaves the tree where it has no room and plays out.
+
+Parameters (``params[I_*]``; see catalog.py):
+
+===============  ===============================================================================
+``budget``       iterations (playouts) per decision (default ``DEFAULT_ISMCTS_BUDGET``)
+``exploration``  the UCB constant ``c`` below the root
+``margin``       weight of the score lead in the outcome (thousands of dollars)
+``playout``      policy of every seat after the tree: ``greedy`` (default) or ``random``
+``opponents``    policy of the other players inside the tree: ``greedy`` (default) or ``random``
+``horizon``      rounds played before scoring the position (default 2); 0 plays to the end
+===============  ===============================================================================
+
+The playout and opponent policies are called through rollout.playout_choose, never through
+``choose``: no cycle in the compiled call graph (numba's cache cannot hold mutually recursive
+kernels).  A policy added to ``PLAYOUT_NAMES`` there serves both rollout and ismcts.
+"""
+import numpy as np
+
+from .. import constants as K
+from .._jit import njit
+from ..engine.flow import advance, apply
+from ..engine.scoring import RB_N, RG_N
+from ..engine.state import (
+    G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states, copy_state,
+)
+from .catalog import (
+    DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN, I_OPPONENTS, I_PLAYOUT,
+)
+from .observe import WORLD_SCRATCH_N, sample_world_with
+from .rollout import outcome, playout_choose
+from .view import rand_below
+
+# Columns of the edge table.
+T_KEY = 0  # KEY_STRIDE * decision kind + option value; -1 at the root
+T_CHILD = 1  # first child edge, -1 = none
+T_SIBLING = 2  # next child of the same parent, -1 = none
+T_VISITS = 3  # iterations that went through this edge
+T_AVAIL = 4  # visits of the parent in which this option was legal
+T_N = 5
+KEY_STRIDE = 1024  # above every option value (flow.OPT_STOP = 256 is the largest)
+ROOT = 0
+MAX_DEPTH = 256  # own decisions in one game, with room to spare
+
+
+@njit
+def halving_rounds(n):
+    """Rounds of sequential halving over ``n`` options: ``ceil(log2 n)``."""
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    return rounds
+
+
+@njit
+def worlds_per_option(budget, spent, rounds, r, alive):
+    """Worlds each of the ``alive`` options is played in during round ``r``: an equal share of
+    what is left of the budget, at least one."""
+    return max(1, (budget - spent) // ((rounds - r) * alive))
+
+
+@njit
+def root_iterations(budget, n):
+    """Playouts the root's sequential halving makes over ``n`` options."""
+    rounds = halving_rounds(n)
+    alive = n
+    spent = 0
+    for r in range(rounds):
+        spent += worlds_per_option(budget, spent, rounds, r, alive) * alive
+        alive = (alive + 1) // 2
+    return spent
+
+
+@njit
+def _capacity(iterations, n):
+    """Edges for ``iterations`` below a root of ``n`` options.  An iteration creates the children
+    of the node it expands and of nodes where another world offers options not seen before:
+    about two edges per iteration in 4-player games (measured at budgets 32 to 512); room for
+    eight."""
+    return 1 + n + 8 * iterations
+
+
+@njit
+def _child(tree, node, key, used):
+    """The child of ``node`` with ``key``, created if new (``used[0]`` edges are taken)."""
+    e = tree[node, T_CHILD]
+    while e >= 0:
+        if tree[e, T_KEY] == key:
+            return e
+        e = tree[e, T_SIBLING]
+    e = used[0]
+    used[0] += 1
+    tree[e, T_KEY] = key
+    tree[e, T_CHILD] = -1
+    tree[e, T_SIBLING] = tree[node, T_CHILD]
+    tree[e, T_VISITS] = 0
+    tree[e, T_AVAIL] = 0
+    tree[node, T_CHILD] = e
+    return e
+
+
+@njit
+def _select(w, tree, total, node, used, c, rng, default):
+    """At the world's pending decision (the player's own, at ``node``): mark every legal child
+    available and choose one; returns its option index and its edge, (-1, -1) when the edge
+    table has no room for the children.
+
+    ``default`` is the playout policy's choice here: tried first; then another unvisited option
+    (at random) while fewer than ``sqrt(visits of the node)`` others were tried; else the best
+    tried one by UCB."""
+    n = w.game[G_PEND_N]
+    if used[0] + n > tree.shape[0]:
+        return -1, -1
+    base = KEY_STRIDE * w.game[G_PEND_KIND]
+    best = -1  # the best tried option by UCB
+    best_edge = -1
+    best_score = -np.inf
+    fresh = -1  # the playout policy's option if untried, else an untried one at random
+    fresh_edge = -1
+    untried = 0
+    tried = 0  # tried options other than the playout policy's
+    for i in range(n):
+        e = _child(tree, node, base + w.options[i], used)
+        tree[e, T_AVAIL] += 1
+        v = tree[e, T_VISITS]
+        if v == 0:
+            untried += 1
+            if i == default or (fresh != default and rand_below(rng, untried) == 0):
+                fresh = i
+                fresh_edge = e
+        else:
+            tried += i != default
+            score = total[e] / v + c * np.sqrt(np.log(tree[e, T_AVAIL]) / v)
+            if score > best_score:
+                best_score = score
+                best = i
+                best_edge = e
+    if fresh >= 0 and (fresh == default or tried * tried < tree[node, T_VISITS]):
+        return fresh, fresh_edge
+    return best, best_edge
+
+
+@njit
+def _play(w, player, tree, total, used, path, c, margin, playout, opponents, stop, out_b,
+          out_g, rng):
+    """Play the sampled world ``w`` on from the root's child ``path[1]`` (its option applied):
+    select and expand at the player's own decisions, play out, back up along the path."""
+    depth = 1
+    node = path[1]
+    in_tree = tree[node, T_VISITS] > 0
+    while advance(w):
+        if w.game[G_ROUND] >= stop:
+            break
+        if not in_tree:
+            apply(w, playout_choose(w, playout))
+        elif w.game[G_PEND_PLAYER] != player:
+            apply(w, playout_choose(w, opponents))
+        else:
+            default = playout_choose(w, playout)
+            i, e = _select(w, tree, total, node, used, c, rng, default)
+            if i < 0 or depth + 1 >= MAX_DEPTH:
+                in_tree = False
+                apply(w, default)
+                continue
+            node = e
+            depth += 1
+            path[depth] = node
+            in_tree = tree[node, T_VISITS] > 0
+            apply(w, i)
+    r = outcome(w, player, margin, out_b, out_g)
+    for d in range(depth + 1):
+        tree[path[d], T_VISITS] += 1
+        total[path[d]] += r
+
+
+@njit
+def _mean(tree, total, e):
+    v = tree[e, T_VISITS]
+    return total[e] / v if v > 0 else -np.inf
+
+
+@njit
+def keep_better_half(alive, m, tree, total, edges):
+    """Order the options ``alive[:m]`` by the mean outcome of their edges ``edges[option]``,
+    best first (a stable insertion sort: ties keep their order); returns how many survive."""
+    for j in range(1, m):
+        x = alive[j]
+        k = j - 1
+        while k >= 0 and _mean(tree, total, edges[alive[k]]) < _mean(tree, total, edges[x]):
+            alive[k + 1] = alive[k]
+            k -= 1
+        alive[k + 1] = x
+    return (m + 1) // 2
+
+
+@njit
+def ismcts_policy(obs, kind, options, params, rng):
+    """Information-set MCTS over the player's own decisions (module docstring)."""
+    n = options.shape[0]
+    player = obs.game[G_PEND_PLAYER]
+    budget = int(params[I_BUDGET]) if params[I_BUDGET] >= 1 else DEFAULT_ISMCTS_BUDGET
+    c = params[I_EXPLORATION]
+    margin = params[I_MARGIN]
+    playout = int(params[I_PLAYOUT])
+    opponents = int(params[I_OPPONENTS])
+    horizon = int(params[I_HORIZON])
+    stop = obs.game[G_N_ROUNDS]
+    if horizon > 0:
+        stop = min(stop, obs.game[G_ROUND] + horizon)
+    # Everything the search needs, allocated once for the decision.
+    worlds = alloc_states(2)  # the sampled world, and the copy an option is played in
+    tmp = np.empty(WORLD_SCRATCH_N, np.int64)
+    tree = np.empty((_capacity(root_iterations(budget, n), n), T_N), np.int64)
+    total = np.zeros(tree.shape[0])
+    path = np.zeros(MAX_DEPTH, np.int64)
+    used = np.ones(1, np.int64)
+    out_b = np.zeros((K.MAX_BANDITS, RB_N), np.int32)
+    out_g = np.zeros(RG_N, np.int32)
+    alive = np.arange(n)
+    edges = np.empty(n, np.int64)  # the root's child of each option
+    tree[ROOT, T_KEY] = -1
+    tree[ROOT, T_CHILD] = -1
+    tree[ROOT, T_SIBLING] = -1
+    tree[ROOT, T_VISITS] = 0
+    tree[ROOT, T_AVAIL] = 0
+    for i in range(n):
+        edges[i] = _child(tree, ROOT, KEY_STRIDE * kind + options[i], used)
+    path[0] = ROOT
+    # Sequential halving at the root, every survivor played in the same worlds.
+    rounds = halving_rounds(n)
+    m = n
+    spent = 0
+    for r in range(rounds):
+        per = worlds_per_option(budget, spent, rounds, r, m)
+        for _ in range(per):
+            sample_world_with(obs, rng, worlds, 0, tmp)
+            for j in range(m):
+                copy_state(worlds, 1, worlds[0])
+                path[1] = edges[alive[j]]
+                apply(worlds[1], alive[j])
+                _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
+                      stop, out_b, out_g, rng)
+        spent += per * m
+        m = keep_better_half(alive, m, tree, total, edges)
+    return alive[0]

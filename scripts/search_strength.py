@@ -1,0 +1,69 @@
+"""Strength of the search policies per budget: one searching player against three greedy players.
+
+    python scripts/search_strength.py [--games N] [--seed S] [--budgets B ...]
+                                      [--rollout-budget B]
+
+4-player tables, seats rotated, identical deals (coltsim.study.tournament): ``ismcts`` at each
+budget and ``rollout`` at one, each against three ``greedy`` players.  For every table it prints
+the searching player's victory share per seat with its 95% interval over deals, and its paired
+difference with the rollout table on the same deals (the deals and rotations are identical, so
+the difference is measured far more sharply than the two shares), and the wall time of the
+table (one thread).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import pandas as pd
+
+import coltsim
+from coltsim.analysis.frames import concat_results, team_rows, win_share
+from coltsim.analysis.stats import paired_difference
+from coltsim.analysis.tournament import policy_shares
+from coltsim.runs.runner import simulate
+from coltsim.study.tournament import rotations
+
+
+def table(name: str, params: dict, games: int, seed: int):
+    """The share of ``name`` (with ``params``) against three greedy players: its row of
+    ``policy_shares``, its share per deal (mean over the rotations) and the seconds taken."""
+    setting = coltsim.make_setting(4, policies=[name, "greedy", "greedy", "greedy"],
+                                   params={name: params})
+    t = time.perf_counter()
+    results = concat_results(*[simulate(r, games, seed=seed, workers=1, backend="threading",
+                                        progress=False) for r in rotations(setting)])
+    seconds = time.perf_counter() - t
+    team = team_rows(results.players)
+    rows = results.players[team]
+    mine = (rows["policy"] == name).to_numpy()
+    per_deal = pd.Series(win_share(results.players)[team][mine]).groupby(
+        rows["game"].to_numpy()[mine]).mean().sort_index()
+    share = policy_shares(results).set_index("policy").loc[name]
+    return share, per_deal.to_numpy(), seconds
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="deals per table")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budgets", type=int, nargs="*", default=[32, 64, 128, 512])
+    parser.add_argument("--rollout-budget", type=int, default=64)
+    args = parser.parse_args(argv)
+    specs = [("rollout", {"budget": args.rollout_budget})]
+    specs += [("ismcts", {"budget": b}) for b in args.budgets]
+    reference = None
+    print(f"{'policy':10s} {'budget':>6s} {'win':>6s} {'95% interval':>15s} "
+          f"{'- rollout':>10s} {'95% interval':>17s} {'seconds':>8s}")
+    for name, params in specs:
+        share, per_deal, seconds = table(name, params, args.games, args.seed)
+        if reference is None:
+            reference = per_deal
+        d = paired_difference(per_deal, reference)
+        print(f"{name:10s} {params['budget']:6d} {share.win_rate:6.3f} "
+              f"[{share.ci_low:.3f}, {share.ci_high:.3f}] {d.estimate:+10.3f} "
+              f"[{d.lo:+.3f}, {d.hi:+.3f}] {seconds:8.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
