@@ -172,7 +172,7 @@ POLICY_IDS = {name: POLICIES[name].id for name in POLICY_NAMES}
 
 
 # The policy of every seat an experiment, a simulation or a trace does not name: the strongest
-# policy fast enough for million-game studies.
+# policy fast enough for million-game studies (ismcts is stronger, and a thousand times slower).
 DEFAULT = "planner"
 # The strength ladder, weakest first: (name, parameters) as an experiment file names them (its
 # ``policies`` and ``[policy_params.NAME]``).  Each rung wins at least 0.32 of the 4-player games
@@ -182,6 +182,7 @@ LADDER = (
     ("greedy", {}),
     ("rollout", {"budget": 64, "playout": "greedy"}),
     ("planner", {}),
+    ("ismcts", {"budget": 64, "opponents": "planner", "playout": "planner"}),
 )
 
 
