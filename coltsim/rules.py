@@ -1,6 +1,6 @@
-"""Rule options (RULES.md section 12): one frozen object, handed to kernels as an int array.
+"""Rule options (docs/RULES.md section 12): one frozen object, handed to kernels as an int array.
 
-Every **Decision** of RULES.md is the default of an option here, so a designer can test the
+Every **Decision** of docs/RULES.md is the default of an option here, so a designer can test the
 other reading.  ``Rules().to_array()`` gives the ``int64`` vector the kernels read through the
 ``O_*`` indices below; ``Rules.as_dict()`` is what traces and manifests record.
 """
@@ -46,7 +46,7 @@ def _names_list(kind: str, values, allowed) -> None:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of coltsim with its default (the reading RULES.md decides).
+    """Every rule option of coltsim with its default (the reading docs/RULES.md decides).
 
     Attributes
     ----------
@@ -54,7 +54,7 @@ class Rules:
         Neutral bullets beside the locomotive at setup; -1 for an unlimited supply.
     neutral_runout : str
         ``"nobody"``: when fewer neutral bullets remain than bandits to receive them at one
-        giving, nobody receives one and the rest leave the game (RULES.md 6).
+        giving, nobody receives one and the rest leave the game (docs/RULES.md 6).
         ``"until_empty"``: bandits receive them in bandit order until the supply is empty.
     gunslinger_bonus : int
         Dollars for the Gunslinger (0 turns the bonus off).
@@ -71,7 +71,7 @@ class Rules:
     roof_move_max : int
         Farthest a Move on the roof may go (cars).
     advanced : bool
-        The advanced rules (RULES.md 10); always on in the 2-player game.
+        The advanced rules (docs/RULES.md 10); always on in the 2-player game.
     abilities : tuple of str
         Bandits whose ability is in play; the others play without it.
     cars : tuple of str
