@@ -37,6 +37,10 @@ RUNOUT_NOBODY = 0
 RUNOUT_UNTIL_EMPTY = 1
 RUNOUT_NAMES = ("nobody", "until_empty")
 
+# Another way to give ``abilities`` in a mapping (Rules.from_dict: experiment files, --rules):
+# the bandits whose ability is off, every other bandit keeping its own.
+ABILITIES_OFF = "abilities_off"
+
 
 def _names_list(kind: str, values, allowed) -> None:
     for v in values:
@@ -168,11 +172,29 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Rules":
-        """Build from a mapping, with a clear error for an unknown option name."""
-        names = [f.name for f in dataclasses.fields(cls)]
+        """Build from a mapping, with a clear error for an unknown option name.
+
+        Besides the fields, the mapping may give ``abilities_off``: the bandits whose ability
+        is off (``{"abilities_off": ["belle"]}`` is every ability but Belle's), instead of
+        ``abilities``."""
+        names = option_names()
         for key in d:
             if key not in names:
                 raise ValueError(f"unknown rule option {key!r}; allowed: {', '.join(names)}")
+        d = dict(d)
+        if ABILITIES_OFF in d:
+            if "abilities" in d:
+                raise ValueError("rule options abilities and abilities_off: give one of them "
+                                 "(abilities lists the bandits whose ability is on, "
+                                 "abilities_off those whose ability is off)")
+            off = d.pop(ABILITIES_OFF)
+            if isinstance(off, str):
+                off = [off] if off else []
+            if not isinstance(off, (list, tuple)):
+                raise ValueError(f"rule option {ABILITIES_OFF} must be a list of names, "
+                                 f"got {off!r}")
+            _names_list("bandit in abilities_off", off, K.BANDIT_NAMES)
+            d["abilities"] = tuple(b for b in K.BANDIT_NAMES if b not in off)
         return cls(**d)
 
     def to_array(self) -> np.ndarray:
@@ -201,3 +223,7 @@ class Rules:
         return o
 
 
+def option_names() -> tuple:
+    """Every name a mapping of rule options may use (:meth:`Rules.from_dict`): the fields of
+    :class:`Rules`, then ``abilities_off``."""
+    return tuple(f.name for f in dataclasses.fields(Rules)) + (ABILITIES_OFF,)

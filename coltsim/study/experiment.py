@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..policies import catalog
-from ..rules import Rules
+from ..rules import ABILITIES_OFF, option_names
 from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
@@ -76,12 +76,15 @@ CORRECTIONS = ("holm", "bh")
 TOP_KEYS = ("name", "description", "seed", "games", "analyses", "correction", "output",
             "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params",
             "ladder")
-SWEEP_KEYS = ("players", "lineup", "policies", "rules")
+SWEEP_KEYS = ("label", "players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
-RENAMED = {"n_jobs": "workers", "lineups": "lineup"}  # old spellings, refused with the new one
+# Old spellings, refused with the new one.
+RENAMED = {"n_jobs": "workers", "lineups": "lineup", "bandits": "lineup"}
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-RULE_OPTIONS = tuple(f.name for f in dataclasses.fields(Rules))
-_TUPLE_OPTIONS = ("abilities", "cars", "round_cards")
+RULE_OPTIONS = option_names()  # the fields of coltsim.Rules, and abilities_off
+_TUPLE_OPTIONS = ("abilities", "cars", "round_cards", ABILITIES_OFF)
+# Two names of one option: a table giving one replaces the other's value from [rules].
+_SAME_OPTION = {"abilities": ABILITIES_OFF, ABILITIES_OFF: "abilities"}
 
 
 class ExperimentError(ValueError):
@@ -312,10 +315,10 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
     if ladder and "policies" in sweep:
         raise ExperimentError(f"{source}: sweep.policies: the ladder names the policies; "
                               "leave sweep.policies out")
-    players = _as_list(sweep["players"])
-    lineups = _as_list(sweep.get("lineup", ["random"]))
-    policies = _as_list(sweep.get("policies", [DEFAULT_POLICY]))
-    for key, values in (("players", players), ("lineup", lineups), ("policies", policies)):
+    axes = {"players": _as_list(sweep["players"]),
+            "lineup": _as_list(sweep.get("lineup", ["random"])),
+            "policies": _as_list(sweep.get("policies", [DEFAULT_POLICY]))}
+    for key, values in axes.items():
         if not values:
             raise ExperimentError(f"{source}: sweep.{key}: empty list; give at least one value")
     rule_sweep = sweep.get("rules", {})
@@ -328,19 +331,52 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
         if not isinstance(values, list) or not values:
             raise ExperimentError(f"{source}: sweep.rules.{opt}: must be a non-empty list of "
                                   f"values to sweep, e.g. {example}")
-        if opt in base_rules:
+        if opt in base_rules or _SAME_OPTION.get(opt) in base_rules:
             raise ExperimentError(f"{source}: sweep.rules.{opt}: also set in [rules]; set it in "
                                   "one place")
+    axes.update(rule_sweep)
+    labels = _sweep_labels(source, sweep, axes)
     keys = {"where": "sweep", "players": "sweep.players", "lineup": "sweep.lineup",
-            "policies": "sweep.policies", "label": "sweep", "rules": "sweep.rules"}
-    rule_names = list(rule_sweep)
-    out = []
-    for n, lineup, policy, values in itertools.product(
-            players, lineups, policies, itertools.product(*(rule_sweep[o] for o in rule_names))):
+            "policies": "sweep.policies", "label": "sweep.label", "rules": "sweep.rules"}
+    out, named = [], {}
+    for index in itertools.product(*(range(len(values)) for values in axes.values())):
+        value = {axis: values[i] for (axis, values), i in zip(axes.items(), index)}
         options = _with_origin(base_rules, "rules")
-        options.update({o: (v, f"sweep.rules.{o}") for o, v in zip(rule_names, values)})
-        out.append((keys, {"players": n, "lineup": lineup, "policies": policy}, options))
+        options.update({o: (value[o], f"sweep.rules.{o}") for o in rule_sweep})
+        label = ", ".join(labels[axis][index[list(axes).index(axis)]] for axis in labels) \
+            or None
+        fields = {"players": value["players"], "lineup": value["lineup"],
+                  "policies": value["policies"], "label": label}
+        if label is not None:
+            # One name for one condition: settings that differ in what the experiment
+            # compares (rules, line-up) at the same player count and policy need two labels.
+            where = (repr(value["players"]), repr(value["policies"]), label)
+            what = repr([value[a] for a in axes if a not in ("players", "policies")])
+            if named.setdefault(where, what) != what:
+                raise ExperimentError(f"{source}: sweep.label: {label!r} would name two "
+                                      "different settings; give a label list to every swept "
+                                      "rule option and line-up")
+        out.append((keys, fields, options))
     return out
+
+
+def _sweep_labels(source, sweep: dict, axes: dict) -> dict:
+    """``[sweep.label]``: a name per value of swept keys (``axis -> list of str``), in the
+    order written."""
+    labels = sweep.get("label", {})
+    if not isinstance(labels, dict):
+        raise ExperimentError(f"{source}: sweep.label: must be a table giving a name to each "
+                              "value of a swept key, e.g. gunslinger_bonus = [\"printed\", "
+                              "\"no bonus\"]")
+    swept = [a for a in axes if a in sweep or a in sweep.get("rules", {})]
+    _known_keys(source, "sweep.label", labels, swept)
+    for axis, names in labels.items():
+        n = len(axes[axis])
+        if not isinstance(names, list) or len(names) != n \
+                or not all(isinstance(x, str) for x in names):
+            raise ExperimentError(f"{source}: sweep.label.{axis}: must list {n} names, one per "
+                                  f"value of {axis} in the same order, got {names!r}")
+    return labels
 
 
 def _with_origin(options: dict, where: str) -> dict:
@@ -359,7 +395,8 @@ def _explicit_setting(source, key, entry, base_rules, ladder=()):
     if not isinstance(rules, dict):
         raise ExperimentError(f"{source}: {key}.rules: must be a table of rule options")
     _known_keys(source, f"{key}.rules", rules, RULE_OPTIONS)
-    options = _with_origin(base_rules, "rules")
+    options = {o: v for o, v in _with_origin(base_rules, "rules").items()
+               if _SAME_OPTION.get(o) not in rules}
     options.update(_with_origin(rules, f"{key}.rules"))
     keys = {"where": key, **{f: f"{key}.{f}" for f in SETTING_KEYS}}
     fields = {"players": entry["players"], "lineup": entry.get("lineup", "random"),
