@@ -134,7 +134,6 @@ def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("change, field", [
     ({"seed": 8}, "seed"),
-    ({"games": 1500}, "games"),
     ({"chunk_size": 250}, "chunk_size"),
     ({"setting": make_setting(4, policies="weighted", rules={"neutral_bullets": -1},
                               setting_id="base")},
@@ -150,6 +149,32 @@ def test_manifest_mismatch_is_refused(tmp_path, change, field):
     with pytest.raises(ValueError, match=rf"manifest.json does not match this run: "
                                          rf"settings\.base\.{field} is"):
         to_folder(tmp_path, games, **{**kwargs, **change})
+
+
+@pytest.mark.parametrize("chunk_size", [None, 700])
+def test_a_grown_run_holds_what_a_fresh_run_would(tmp_path, chunk_size):
+    """2,000 games grown to 4,000 are the 4,000 games of a fresh run, row for row (the default
+    chunk size makes the first run one short chunk; 700 leaves a short chunk in the middle)."""
+    grown, fresh = tmp_path / "grown", tmp_path / "fresh"
+    to_folder(grown, 2000, seed=3, chunk_size=chunk_size, workers=2)
+    info = to_folder(grown, 4000, seed=3, workers=2)
+    assert (info.games, info.games_run) == (4000, 2000)
+    to_folder(fresh, 4000, seed=3, chunk_size=chunk_size, workers=2)
+    a, b = coltsim.load_results(grown), coltsim.load_results(fresh)
+    assert_same(a, b)
+    assert a.players["game"].max() == 3999 and len(a.games) == 4000
+    assert a.manifest["settings"][P4.id]["games"] == 4000
+    again = to_folder(grown, 4000, seed=3, workers=2)
+    assert again.games_run == 0
+
+
+def test_a_run_never_shrinks(tmp_path):
+    to_folder(tmp_path, 600, seed=3, workers=1)
+    with pytest.raises(storage.ResultsError, match=r"holds a run of 600 games, this one asks for "
+                                                   r"500; a run grows but never shrinks: ask "
+                                                   r"for 600 games or more"):
+        to_folder(tmp_path, 500, seed=3, workers=1)
+    assert len(coltsim.load_results(tmp_path).games) == 600
 
 
 def test_chunk_records_carry_their_game_range_so_a_run_can_grow():

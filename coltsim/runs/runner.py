@@ -253,6 +253,10 @@ def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
     anew); the other arguments are those of :func:`simulate`, with up to a billion games
     (``chunk_size`` defaults to the saved run's when resuming).
 
+    **Growing a run**: asked for more games than the folder holds of the same setting and seed,
+    it plays games ``N .. games - 1`` only, so the folder then holds exactly what a fresh run of
+    ``games`` games would; fewer games than the folder holds are refused.
+
     Only one run writes a folder at a time: another run into it raises
     :class:`coltsim.runs.lock.FolderLocked` (a ``ValueError``) naming the one writing it.
 
