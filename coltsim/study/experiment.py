@@ -72,10 +72,14 @@ from ..runs.options import (
 from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
 
 ANALYSES = ("compare", "balance", "policies", "gunslinger", "round_cards", "seats")
+# A run asked for a precision: its first round's games per setting, and its cap, by default.
+PRECISION_GAMES = 2_000
+PRECISION_MAX_GAMES = 1_000_000
+MAX_PRECISION = 0.5  # a half-width of 50 points says nothing
 CORRECTIONS = ("holm", "bh")
-TOP_KEYS = ("name", "description", "seed", "games", "analyses", "correction", "output",
-            "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params",
-            "ladder")
+TOP_KEYS = ("name", "description", "seed", "games", "precision", "max_games", "analyses",
+            "correction", "output", "backend", "scheduler", "workers", "rules", "sweep",
+            "settings", "policy_params", "ladder")
 SWEEP_KEYS = ("label", "players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
 # Old spellings, refused with the new one.
@@ -110,6 +114,8 @@ class Experiment:
     source: str  # the file it came from ("<string>" for text)
     text: str  # the TOML text, kept so a report can record exactly what was asked
     ladder: tuple = ()  # policy names, weakest first, each played in every seat of every setting
+    precision: float | None = None  # target half-width of the headline's win-rate intervals
+    max_games: int | None = None  # with precision: games per setting at most
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:
@@ -118,9 +124,10 @@ class Experiment:
         raise KeyError(setting_id)
 
     def with_overrides(self, games: int | None = None, output=None,
-                       workers: int | None = None) -> "Experiment":
+                       workers: int | None = None, precision: float | None = None,
+                       max_games: int | None = None) -> "Experiment":
         """The same experiment with command-line overrides (``--games``, ``--out``,
-        ``--workers``) applied and validated."""
+        ``--workers``, ``--precision``, ``--max-games``) applied and validated."""
         changes = {}
         if games is not None:
             changes["games"] = _checked(self.source, check_games, games)
@@ -128,6 +135,13 @@ class Experiment:
             changes["output"] = Path(output)
         if workers is not None:
             changes["workers"] = _checked(self.source, check_workers, workers, self.backend)
+        if precision is not None or max_games is not None:
+            changes["precision"], changes["max_games"] = _precision(
+                self.source, self.precision if precision is None else precision,
+                self.max_games if max_games is None else max_games,
+                changes.get("games", self.games), ("--precision", "--max-games"))
+        elif games is not None and self.precision is not None:
+            _precision(self.source, self.precision, self.max_games, games)
         return dataclasses.replace(self, **changes)
 
 
@@ -180,10 +194,12 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     if not isinstance(description, str):
         raise ExperimentError(f"{source}: description: must be a string, got {description!r}")
     seed = _checked(source, check_seed, data.get("seed", 0))
-    if "games" not in data:
+    if "games" not in data and "precision" not in data:
         raise ExperimentError(f"{source}: games: missing; give the number of games per setting "
-                              "(an integer >= 1)")
-    games = _checked(source, check_games, data["games"])
+                              "(an integer >= 1), or a precision to reach")
+    games = _checked(source, check_games, data.get("games", PRECISION_GAMES))
+    precision, max_games = _precision(source, data.get("precision"), data.get("max_games"),
+                                      games)
     analyses = _analyses(source, data["analyses"]) if "analyses" in data else ()
     correction = _choice(source, "correction", data.get("correction", "holm"), CORRECTIONS)
     output = data.get("output", f"reports/{name}")
@@ -242,7 +258,8 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
                               "this experiment has one")
     return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
-                      Path(output), backend, scheduler, workers, source, text, ladder)
+                      Path(output), backend, scheduler, workers, source, text, ladder, precision,
+                      max_games)
 
 
 # --- pieces ----------------------------------------------------------------------------------
@@ -262,6 +279,31 @@ def _known_keys(source: str, where: str, table: dict, allowed) -> None:
                 raise ExperimentError(f"{source}: {path}: renamed; write {RENAMED[key]} "
                                       f"instead of {key}")
             raise ExperimentError(f"{source}: {path}: unknown key; allowed: {', '.join(allowed)}")
+
+
+def _precision(source, precision, max_games, games, keys=("precision", "max_games")):
+    """The checked ``precision`` (a win-rate half-width) and ``max_games`` (its cap, default
+    :data:`PRECISION_MAX_GAMES`); ``(None, None)`` without a precision."""
+    if precision is None:
+        if max_games is not None:
+            raise ExperimentError(f"{source}: {keys[1]}: caps a run asked for a precision; give "
+                                  f"{keys[0]} too, or leave it out")
+        return None, None
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) \
+            or not 0 < precision <= MAX_PRECISION:
+        raise ExperimentError(f"{source}: {keys[0]}: must be a win-rate half-width above 0 and "
+                              f"at most {MAX_PRECISION} (0.01 is one percentage point), got "
+                              f"{precision!r}")
+    if max_games is None:
+        max_games = max(PRECISION_MAX_GAMES, games)
+    try:
+        max_games = check_games(max_games)
+    except FieldError as e:
+        raise ExperimentError(f"{source}: {keys[1]}: {e.problem}") from None
+    if max_games < games:
+        raise ExperimentError(f"{source}: {keys[1]}: must be at least games ({games:,}), the "
+                              f"first round, got {max_games:,}")
+    return float(precision), max_games
 
 
 def _choice(source, key, value, allowed) -> str:
