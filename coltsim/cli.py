@@ -41,6 +41,7 @@ _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
 def _trace(args) -> None:
     import io
 
+    from ._jit import announce_compile
     from .traces.trace import trace_game, write_trace
 
     if args.out and Path(args.out).is_dir():
@@ -50,8 +51,10 @@ def _trace(args) -> None:
     if args.source is None:
         if args.setting is not None:
             raise ValueError("--setting names a setting of a run: use it with --from")
-        lines = trace_game(_setting(args), seed=0 if args.seed is None else args.seed,
-                           game_index=game)
+        setting = _setting(args)
+        with announce_compile("play_traced", lambda text: print(text, file=sys.stderr)):
+            lines = trace_game(setting, seed=0 if args.seed is None else args.seed,
+                               game_index=game)
     else:
         from .traces.replay import check_against_run, run_game
 
@@ -60,7 +63,8 @@ def _trace(args) -> None:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
         run = run_game(args.source, game, args.setting)
-        lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
+        with announce_compile("play_traced", lambda text: print(text, file=sys.stderr)):
+            lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
         if note:
             print(f"coltsim trace: note: {note}", file=sys.stderr)
@@ -114,7 +118,7 @@ def _run(args) -> None:
     from .study.run import run_experiment
 
     run_experiment(args.experiment, games=args.games, workers=args.workers, out=args.out,
-                   quiet=args.quiet)
+                   quiet=args.quiet, precision=args.precision, max_games=args.max_games)
 
 
 def _report(args) -> None:
@@ -204,9 +208,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="coltsim", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("run", help="simulate an experiment file and write its report")
+    p = sub.add_parser("run", help="simulate an experiment file and write its report",
+                       description="Simulate every setting of an experiment file into "
+                                   "OUT/data and write the report into OUT.  Asking a run for "
+                                   "more games grows it (the games after those it holds, same "
+                                   "seed); with --precision it grows in rounds until every "
+                                   "win-rate interval of the headline is that narrow "
+                                   "(docs/experiments.md).")
     p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
-    p.add_argument("--games", type=int, help="games per setting (overrides the file)")
+    p.add_argument("--games", type=int, help="games per setting (overrides the file; with a "
+                                             "precision: the first round, default 2000)")
+    p.add_argument("--precision", type=float,
+                   help="play in rounds until every win-rate interval of the headline is at "
+                        "most this wide on each side, e.g. 0.01 for +-1 point (overrides the "
+                        "file's precision)")
+    p.add_argument("--max-games", type=int, help="with a precision: games per setting at most "
+                                                 "(default: the file's max_games, else "
+                                                 "1,000,000)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -255,7 +255,8 @@ def test_default_setting_id_is_stable_and_distinct():
 
 
 def test_progress_goes_to_a_given_bar(tmp_path):
-    """An experiment passes one bar for all its settings: every game is counted once."""
+    """An experiment passes one bar for all its settings: every game played is counted once
+    (games already on disk are not played, so not counted)."""
     class Bar:
         n = 0
 
@@ -268,7 +269,7 @@ def test_progress_goes_to_a_given_bar(tmp_path):
     storage.chunk_path(tmp_path, "games", P4.id, 2).unlink()
     with pytest.warns(storage.RepairWarning, match="chunk-000002.parquet: missing"):
         coltsim.simulate_to_folder(P4, 700, tmp_path, workers=1, progress=bar)
-    assert bar.n == 1400
+    assert bar.n == 900
 
 
 # --- Dask ---------------------------------------------------------------------------------------
@@ -519,7 +520,7 @@ def test_cli_simulate_and_resume(tmp_path, capsys, baseline):
     assert main(args[:-1]) == 0
     assert "0 games in" in capsys.readouterr().out
     assert main(args[:2] + ["100"] + args[3:]) == 2
-    assert "games is 2000 there but 100 here" in capsys.readouterr().err
+    assert "a run grows but never shrinks: ask for 2,000 games or more" in capsys.readouterr().err
 
 
 def test_cli_bench_json(capsys):
