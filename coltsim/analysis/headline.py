@@ -119,6 +119,13 @@ def interval_widths(tables: dict, design: Design) -> pd.DataFrame:
     interval's length, ``(hi - lo) / 2``: a win-rate fraction (0.01 is one percentage point).
     """
     labels = dict(zip(design.settings["setting"], design.settings["label"]))
+    conditions = dict(zip(design.settings["setting"], design.settings["condition_label"]))
+
+    def against(t):  # "Gunslinger bonus $0 against printed rules, 4 players"
+        return [labels[s].replace(conditions[s], f"{conditions[s]} against {conditions[b]}", 1)
+                if conditions[s] in labels[s] else f"{labels[s]} against {labels[b]}"
+                for s, b in zip(t["setting"].astype(str), t["baseline"].astype(str))]
+
     frames = []
 
     def add(table, interval, estimate="estimate", lo="lo", hi="hi", label=None):
@@ -127,8 +134,8 @@ def interval_widths(tables: dict, design: Design) -> pd.DataFrame:
         frames.append(pd.DataFrame({
             "interval": interval(table) if callable(interval) else interval,
             "setting": table["setting"].astype(str).to_numpy(),
-            "label": (label(table) if label else table["setting"].astype(str).map(
-                lambda s: labels.get(s, s))).to_numpy(),
+            "label": np.asarray(label(table) if label else table["setting"].astype(str).map(
+                lambda s: labels.get(s, s))),
             "players": table["players"].astype(int).to_numpy(),
             "policy": table["policy"].astype(str).to_numpy(),
             "estimate": table[estimate].to_numpy(np.float64),
@@ -138,7 +145,7 @@ def interval_widths(tables: dict, design: Design) -> pd.DataFrame:
         label=lambda t: t["label"])
     add(tables.get("spreads"), "spread", estimate="spread", label=lambda t: t["label"])
     add(tables.get("spread_changes"), "change of the spread", estimate="change",
-        label=lambda t: t["label"] + " against " + t["baseline_label"])
+        label=against)
     add(tables.get("policies"), lambda t: t["policy"].map(lambda p: f"{p}'s share of the "
                                                                      "victories"),
         estimate="win_rate", lo="ci_low", hi="ci_high", label=lambda t: t["label"])
