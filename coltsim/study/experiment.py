@@ -2,12 +2,15 @@
 :class:`coltsim.setting.Setting` objects.
 
 An experiment asks one question of many simulated games.  Its file lists the settings to play
-(explicitly, or as a sweep: every combination of the listed values) and the analyses to run::
+(explicitly, or as a sweep: every combination of the listed values) and the analyses to run.
+Every key, every rule option and two worked examples: docs/experiments.md.  In short::
 
     name = "rule_whatif"
     description = "What does the Gunslinger bonus do to character balance?"
     seed = 7
-    games = 100_000                 # per setting
+    games = 100_000                 # per setting (with precision: the first round, default 2000)
+    precision = 0.01                # optional: grow the run in rounds until every win-rate
+    max_games = 400_000             # interval of the headline is within +-0.01, or the cap
     analyses = ["compare", "balance", "gunslinger"]   # the report's sections, in this order
                                     # (default: every analysis that applies, the question first)
     correction = "holm"             # or "bh": one family of tests per report; default "holm"
@@ -18,8 +21,8 @@ An experiment asks one question of many simulated games.  Its file lists the set
     backend = "loky"                # loky, threading or dask
     workers = 2                     # default: every core
 
-    [rules]                         # options for every setting (fields of coltsim.Rules)
-    neutral_bullets = 13
+    [rules]                         # options for every setting (fields of coltsim.Rules, and
+    neutral_bullets = 13            # abilities_off: the bandits without their ability)
 
     [sweep]                         # every combination of:
     players = [3, 4, 5, 6]
@@ -30,12 +33,15 @@ An experiment asks one question of many simulated games.  Its file lists the set
     [sweep.rules]                   # each rule option: a list of values to sweep
     gunslinger_bonus = [1000, 0]
 
-    [[settings]]                    # and/or settings listed one by one
+    [sweep.label]                   # optional: a name per value of a swept key
+    gunslinger_bonus = ["printed bonus", "no bonus"]
+
+    [[settings]]                    # and/or settings listed one by one, with the same keys
     label = "rollout against greedy"   # optional: how reports and tournaments name it
     players = 4
     lineup = ["ghost", "belle", "tuco", "doc"]
     policies = ["rollout", "greedy", "greedy", "greedy"]   # a table of different policies is
-    rules = { advanced = true }                            # played in every seat rotation
+    rules = { advanced = true, abilities_off = ["belle"] } # played in every seat rotation
 
     [policy_params.rollout]         # parameters of a policy, in every setting that plays it
     budget = 32
