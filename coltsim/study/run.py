@@ -83,12 +83,14 @@ def play_settings(e: Experiment, played: list, games: int, data: Path, progress:
     todo = sum(max(0, games - held[s.id]) for s in played)
     if progress:
         print(f"{title or e.name}: {len(played)} setting{'s' if len(played) != 1 else ''} x "
-              f"{games:,} games ({todo:,} to play)", file=sys.stderr)
-    bar = tqdm(total=todo, unit="game", unit_scale=True, disable=not progress, smoothing=0.05,
-               mininterval=0.5, file=sys.stderr)
+              f"{games:,} games ({f'{todo:,} to play' if todo else 'all played'})",
+              file=sys.stderr)
+    names = [f"[{i}/{len(played)}] {name}" for i, name in enumerate(setting_names(played), 1)]
+    bar = tqdm(total=todo, unit="game", unit_scale=True, disable=not progress or not todo,
+               smoothing=0.05, mininterval=0.5, file=sys.stderr, desc=names[0])
     try:
-        for i, (s, name) in enumerate(zip(played, setting_names(played)), start=1):
-            bar.set_description_str(f"[{i}/{len(played)}] {name}")
+        for s, name in zip(played, names):
+            bar.set_description_str(name)
             simulate_to_folder(s, games, data, seed=e.seed, workers=e.workers,
                                backend=e.backend, scheduler=e.scheduler,
                                progress=bar if progress else False)
