@@ -5,6 +5,7 @@ one line too.  Only a bug of coltsim shows a traceback."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -38,10 +39,17 @@ def _setting(args):
 _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
 
 
+def _announcing(kernel: str = "play_batch"):
+    """Around a command that plays games without a progress bar: "compiling the engine..."
+    first if it has never been compiled from these sources (coltsim._jit)."""
+    from ._jit import announce_compile
+
+    return announce_compile(kernel, lambda text: print(text, file=sys.stderr))
+
+
 def _trace(args) -> None:
     import io
 
-    from ._jit import announce_compile
     from .traces.trace import trace_game, write_trace
 
     if args.out and Path(args.out).is_dir():
@@ -52,7 +60,7 @@ def _trace(args) -> None:
         if args.setting is not None:
             raise ValueError("--setting names a setting of a run: use it with --from")
         setting = _setting(args)
-        with announce_compile("play_traced", lambda text: print(text, file=sys.stderr)):
+        with _announcing("play_traced"):
             lines = trace_game(setting, seed=0 if args.seed is None else args.seed,
                                game_index=game)
     else:
@@ -63,7 +71,7 @@ def _trace(args) -> None:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
         run = run_game(args.source, game, args.setting)
-        with announce_compile("play_traced", lambda text: print(text, file=sys.stderr)):
+        with _announcing("play_traced"):
             lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
         if note:
@@ -146,9 +154,11 @@ def _tune(args) -> None:
 def _plan(args) -> None:
     from .study.plan import plan_file
 
-    print(plan_file(args.experiment, half_width=args.half_width, difference=args.difference,
-                    alpha=args.alpha, power=args.power, pilot=args.pilot,
-                    workers=args.workers).text())
+    with _announcing() if args.pilot else contextlib.nullcontext():
+        plan = plan_file(args.experiment, half_width=args.half_width,
+                         difference=args.difference, alpha=args.alpha, power=args.power,
+                         pilot=args.pilot, workers=args.workers)
+    print(plan.text())
 
 
 def _tournament(args) -> None:
@@ -157,7 +167,8 @@ def _tournament(args) -> None:
     from .study.tournament import tournament_file
 
     t0 = time.perf_counter()
-    df = tournament_file(args.experiment, games=args.games, workers=args.workers)
+    with _announcing():
+        df = tournament_file(args.experiment, games=args.games, workers=args.workers)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"({time.perf_counter() - t0:.1f} s)")
