@@ -13,8 +13,7 @@ line-up, policies, parameter rows, rule options), with the seed, the number of g
 chunk size, under a header naming the versions and the hash of the compiled engine; a run whose
 arguments differ from the manifest is refused, except that a run asking for more games grows the
 recorded one (its games ``N .. M - 1``, so that the folder holds what a fresh run of ``M`` games
-would).  Several settings can share one folder: that is
-how an experiment stores its sweep.
+would).  Several settings can share one folder: that is how an experiment stores its sweep.
 
 **Verified chunks.**  A chunk is two Parquet files, each written under a temporary name of its
 run and then renamed, so a file is either whole or absent.  Once both are on disk the run
@@ -418,12 +417,6 @@ class RunFolder:
         check_chunk_count(games, chunk_size)
         new = manifest_entry(setting, seed, games, chunk_size)
         if entry is not None:
-            if games < entry["games"]:
-                raise ResultsError(
-                    f"{self.path / MANIFEST}: setting {setting.id} holds a run of "
-                    f"{entry['games']:,} games, this one asks for {games:,}; a run grows but "
-                    f"never shrinks: ask for {entry['games']:,} games or more, or use a new "
-                    "folder")
             # The label names the setting for people: a new one is recorded, not refused; more
             # games grow the run (games N .. M-1 of the same seed, planned by plan_chunks).
             ignored = ("label", "chunks", "games")
@@ -432,6 +425,12 @@ class RunFolder:
             if diff:
                 field, was, now = diff
                 _mismatch(self.path, f"settings.{setting.id}.{field}", was, now)
+            if games < entry["games"]:
+                raise ResultsError(
+                    f"{self.path / MANIFEST}: setting {setting.id} holds a run of "
+                    f"{entry['games']:,} games, this one asks for {games:,}; a run grows but "
+                    f"never shrinks: ask for {entry['games']:,} games or more, or use a new "
+                    "folder")
             new["chunks"] = entry["chunks"]
         m["settings"][setting.id] = new
         self._dirty = True
