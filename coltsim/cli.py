@@ -227,8 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "win-rate interval of the headline is that narrow "
                                    "(docs/experiments.md).")
     p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
-    p.add_argument("--games", type=int, help="games per setting (overrides the file; with a "
-                                             "precision: the first round, default 2000)")
+    p.add_argument("--games", type=int, help="games per setting (overrides the file's; with a "
+                                             "precision: the first round, default the file's "
+                                             "games, else 2000)")
     p.add_argument("--precision", type=float,
                    help="play in rounds until every win-rate interval of the headline is at "
                         "most this wide on each side, e.g. 0.01 for +-1 point (overrides the "
@@ -238,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "1,000,000)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
     p.set_defaults(func=_run)
 
     p = sub.add_parser("report", help="re-render a report folder from its saved data")
