@@ -5,6 +5,7 @@ one line too.  Only a bug of coltsim shows a traceback."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -38,6 +39,14 @@ def _setting(args):
 _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
 
 
+def _announcing(kernel: str = "play_batch"):
+    """Around a command that plays games without a progress bar: "compiling the engine..."
+    first if it has never been compiled from these sources (coltsim._jit)."""
+    from ._jit import announce_compile
+
+    return announce_compile(kernel, lambda text: print(text, file=sys.stderr))
+
+
 def _trace(args) -> None:
     import io
 
@@ -50,8 +59,10 @@ def _trace(args) -> None:
     if args.source is None:
         if args.setting is not None:
             raise ValueError("--setting names a setting of a run: use it with --from")
-        lines = trace_game(_setting(args), seed=0 if args.seed is None else args.seed,
-                           game_index=game)
+        setting = _setting(args)
+        with _announcing("play_traced"):
+            lines = trace_game(setting, seed=0 if args.seed is None else args.seed,
+                               game_index=game)
     else:
         from .traces.replay import check_against_run, run_game
 
@@ -60,7 +71,8 @@ def _trace(args) -> None:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
         run = run_game(args.source, game, args.setting)
-        lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
+        with _announcing("play_traced"):
+            lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
         if note:
             print(f"coltsim trace: note: {note}", file=sys.stderr)
@@ -114,7 +126,7 @@ def _run(args) -> None:
     from .study.run import run_experiment
 
     run_experiment(args.experiment, games=args.games, workers=args.workers, out=args.out,
-                   quiet=args.quiet)
+                   quiet=args.quiet, precision=args.precision, max_games=args.max_games)
 
 
 def _report(args) -> None:
@@ -142,9 +154,11 @@ def _tune(args) -> None:
 def _plan(args) -> None:
     from .study.plan import plan_file
 
-    print(plan_file(args.experiment, half_width=args.half_width, difference=args.difference,
-                    alpha=args.alpha, power=args.power, pilot=args.pilot,
-                    workers=args.workers).text())
+    with _announcing() if args.pilot else contextlib.nullcontext():
+        plan = plan_file(args.experiment, half_width=args.half_width,
+                         difference=args.difference, alpha=args.alpha, power=args.power,
+                         pilot=args.pilot, workers=args.workers)
+    print(plan.text())
 
 
 def _tournament(args) -> None:
@@ -153,7 +167,8 @@ def _tournament(args) -> None:
     from .study.tournament import tournament_file
 
     t0 = time.perf_counter()
-    df = tournament_file(args.experiment, games=args.games, workers=args.workers)
+    with _announcing():
+        df = tournament_file(args.experiment, games=args.games, workers=args.workers)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"({time.perf_counter() - t0:.1f} s)")
@@ -204,12 +219,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="coltsim", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("run", help="simulate an experiment file and write its report")
+    p = sub.add_parser("run", help="simulate an experiment file and write its report",
+                       description="Simulate every setting of an experiment file into "
+                                   "OUT/data and write the report into OUT.  Asking a run for "
+                                   "more games grows it (the games after those it holds, same "
+                                   "seed); with --precision it grows in rounds until every "
+                                   "win-rate interval of the headline is that narrow "
+                                   "(docs/experiments.md).")
     p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
-    p.add_argument("--games", type=int, help="games per setting (overrides the file)")
+    p.add_argument("--games", type=int, help="games per setting (overrides the file's; with a "
+                                             "precision: the first round, default the file's "
+                                             "games, else 2000)")
+    p.add_argument("--precision", type=float,
+                   help="play in rounds until every win-rate interval of the headline is at "
+                        "most this wide on each side, e.g. 0.01 for +-1 point (overrides the "
+                        "file's precision)")
+    p.add_argument("--max-games", type=int, help="with a precision: games per setting at most "
+                                                 "(default: the file's max_games, else "
+                                                 "1,000,000)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
     p.set_defaults(func=_run)
 
     p = sub.add_parser("report", help="re-render a report folder from its saved data")

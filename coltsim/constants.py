@@ -1,7 +1,7 @@
 """Named integer constants shared by the compiled engine and the Python side.
 
 numba cannot use an ``IntEnum`` in array code, so every code is a plain module-level ``int``;
-the ``*_NAMES`` tuples turn codes back into the names of the trace format (TRACE.md).
+the ``*_NAMES`` tuples turn codes back into the names of the trace format (docs/TRACE.md).
 """
 
 RULES_VERSION = "1"

@@ -466,7 +466,7 @@ def run_event(st, name: str, choose: Choices = ()) -> list[Decision]:
 
 
 def deal(st) -> None:
-    """Start the current round (RULES.md 4.1): every player shuffles its deck and draws."""
+    """Start the current round (docs/RULES.md 4.1): every player shuffles its deck and draws."""
     st.game[G_PHASE] = PH_ROUND_START
     st.game[G_PEND_N] = 0
     _drive(st, (), lambda s: s.game[G_PHASE] != PH_ROUND_START)

@@ -1,6 +1,6 @@
-"""Rule options (RULES.md section 12): one frozen object, handed to kernels as an int array.
+"""Rule options (docs/RULES.md section 12): one frozen object, handed to kernels as an int array.
 
-Every **Decision** of RULES.md is the default of an option here, so a designer can test the
+Every **Decision** of docs/RULES.md is the default of an option here, so a designer can test the
 other reading.  ``Rules().to_array()`` gives the ``int64`` vector the kernels read through the
 ``O_*`` indices below; ``Rules.as_dict()`` is what traces and manifests record.
 """
@@ -37,6 +37,10 @@ RUNOUT_NOBODY = 0
 RUNOUT_UNTIL_EMPTY = 1
 RUNOUT_NAMES = ("nobody", "until_empty")
 
+# Another way to give ``abilities`` in a mapping (Rules.from_dict: experiment files, --rules):
+# the bandits whose ability is off, every other bandit keeping its own.
+ABILITIES_OFF = "abilities_off"
+
 
 def _names_list(kind: str, values, allowed) -> None:
     for v in values:
@@ -46,7 +50,7 @@ def _names_list(kind: str, values, allowed) -> None:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of coltsim with its default (the reading RULES.md decides).
+    """Every rule option of coltsim with its default (the reading docs/RULES.md decides).
 
     Attributes
     ----------
@@ -54,7 +58,7 @@ class Rules:
         Neutral bullets beside the locomotive at setup; -1 for an unlimited supply.
     neutral_runout : str
         ``"nobody"``: when fewer neutral bullets remain than bandits to receive them at one
-        giving, nobody receives one and the rest leave the game (RULES.md 6).
+        giving, nobody receives one and the rest leave the game (docs/RULES.md 6).
         ``"until_empty"``: bandits receive them in bandit order until the supply is empty.
     gunslinger_bonus : int
         Dollars for the Gunslinger (0 turns the bonus off).
@@ -71,7 +75,7 @@ class Rules:
     roof_move_max : int
         Farthest a Move on the roof may go (cars).
     advanced : bool
-        The advanced rules (RULES.md 10); always on in the 2-player game.
+        The advanced rules (docs/RULES.md 10); always on in the 2-player game.
     abilities : tuple of str
         Bandits whose ability is in play; the others play without it.
     cars : tuple of str
@@ -168,11 +172,29 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Rules":
-        """Build from a mapping, with a clear error for an unknown option name."""
-        names = [f.name for f in dataclasses.fields(cls)]
+        """Build from a mapping, with a clear error for an unknown option name.
+
+        Besides the fields, the mapping may give ``abilities_off``: the bandits whose ability
+        is off (``{"abilities_off": ["belle"]}`` is every ability but Belle's), instead of
+        ``abilities``."""
+        names = option_names()
         for key in d:
             if key not in names:
                 raise ValueError(f"unknown rule option {key!r}; allowed: {', '.join(names)}")
+        d = dict(d)
+        if ABILITIES_OFF in d:
+            if "abilities" in d:
+                raise ValueError("rule options abilities and abilities_off: give one of them "
+                                 "(abilities lists the bandits whose ability is on, "
+                                 "abilities_off those whose ability is off)")
+            off = d.pop(ABILITIES_OFF)
+            if isinstance(off, str):
+                off = [off] if off else []
+            if not isinstance(off, (list, tuple)):
+                raise ValueError(f"rule option {ABILITIES_OFF} must be a list of names, "
+                                 f"got {off!r}")
+            _names_list("bandit in abilities_off", off, K.BANDIT_NAMES)
+            d["abilities"] = tuple(b for b in K.BANDIT_NAMES if b not in off)
         return cls(**d)
 
     def to_array(self) -> np.ndarray:
@@ -201,3 +223,7 @@ class Rules:
         return o
 
 
+def option_names() -> tuple:
+    """Every name a mapping of rule options may use (:meth:`Rules.from_dict`): the fields of
+    :class:`Rules`, then ``abilities_off``."""
+    return tuple(f.name for f in dataclasses.fields(Rules)) + (ABILITIES_OFF,)

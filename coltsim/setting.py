@@ -331,6 +331,6 @@ def check_rules(rules, players: int) -> Rules:
     except ValueError as e:
         raise FieldError("rules", str(e)) from None
     if players == 2 and not rules.advanced:
-        # The 2-player variant is always played with the advanced rules (RULES.md 11).
+        # The 2-player variant is always played with the advanced rules (docs/RULES.md 11).
         rules = dataclasses.replace(rules, advanced=True)
     return rules

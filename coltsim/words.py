@@ -8,10 +8,10 @@ from . import constants as K
 _ROUND_CARDS = {"take_it_all": "Take It All!", "passengers_rebellion": "Passengers' Rebellion",
                 "marshals_revenge": "Marshal's Revenge", "hostage_taking": "Hostage-Taking",
                 "angry_marshal": "Angry Marshal", "swivel_arm": "Swivel Arm"}
-# Action and bullet cards as printed (RULES.md 1).
+# Action and bullet cards as printed (docs/RULES.md 1).
 CARD_LABELS = {"move": "Move", "floor": "Floor Change", "fire": "Fire", "rob": "Robbery",
                "punch": "Punch", "marshal": "Marshal", "bullet": "Bullet"}
-# The letters of a round card's turns (RULES.md 3), as a trace writes them.
+# The letters of a round card's turns (docs/RULES.md 3), as a trace writes them.
 TURN_LABELS = {"N": "normal (face up)", "T": "tunnel (face down)",
                "D": "speeding-up (two turns in a row)", "S": "switching (counter-clockwise)"}
 assert tuple(TURN_LABELS) == K.TURN_LETTERS

@@ -300,3 +300,116 @@ def test_a_ladder_plays_every_setting_with_each_policy_in_every_seat():
 ])
 def test_ladder_mistakes(old, new, key, words):
     mistake_names(LADDER, old, new, key, words)
+
+
+# --- abilities_off, labels of a sweep, one spelling per key -------------------------------------
+NO_BELLE = ("ghost", "cheyenne", "tuco", "django", "doc")
+
+
+def test_abilities_off_removes_abilities_in_every_rules_table():
+    base = 'name = "x"\ngames = 3\n'
+    e = parse(base + '[rules]\nabilities_off = ["belle"]\n[sweep]\nplayers = 4\n')
+    assert e.settings[0].rules.abilities == NO_BELLE
+    e = parse(base + '[sweep]\nplayers = 4\n[sweep.rules]\nabilities_off = [[], ["belle"]]\n')
+    assert [s.rules.abilities for s in e.settings] == [Rules().abilities, NO_BELLE]
+    e = parse(base + '[[settings]]\nplayers = 4\nrules = { abilities_off = ["belle"] }\n')
+    assert e.settings[0] == make_setting(4, rules={"abilities": list(NO_BELLE)})
+    # a setting's own rules replace [rules]' value of the option, whichever name gives it
+    e = parse(base + '[rules]\nabilities_off = ["belle"]\n[[settings]]\nplayers = 4\n'
+                     'rules = { abilities = ["doc"] }\n')
+    assert e.settings[0].rules.abilities == ("doc",)
+
+
+@pytest.mark.parametrize("text, key, words", [
+    ('[rules]\nabilities_off = ["zorro"]\n[sweep]\nplayers = 4\n', "rules.abilities_off",
+     ["unknown bandit in abilities_off 'zorro'", "allowed: ghost"]),
+    ('[rules]\nabilities_off = 3\n[sweep]\nplayers = 4\n', "rules.abilities_off",
+     ["must be a list of names"]),
+    ('[rules]\nabilities_off = ["doc"]\nabilities = ["doc"]\n[sweep]\nplayers = 4\n',
+     "rules.abilities_off", ["give one of them"]),
+    ('[rules]\nabilities = ["doc"]\n[sweep]\nplayers = 4\n[sweep.rules]\n'
+     'abilities_off = [[], ["doc"]]\n', "sweep.rules.abilities_off", ["also set in [rules]"]),
+])
+def test_abilities_off_mistakes(text, key, words):
+    message = error_of('name = "x"\ngames = 3\n' + text)
+    assert f": {key}: " in message, message
+    for w in words:
+        assert w in message, message
+
+
+SWEEP_LABELS = """
+name = "bonus"
+games = 3
+
+[sweep]
+players = [4, 5]
+
+[sweep.rules]
+gunslinger_bonus = [1000, 0]
+abilities_off = [[], ["belle"]]
+
+[sweep.label]
+abilities_off = ["every ability", "no Belle"]
+gunslinger_bonus = ["printed bonus", "no bonus"]
+"""
+
+
+def test_a_sweep_names_each_setting_from_the_labels_of_its_values():
+    e = parse(SWEEP_LABELS)
+    assert [s.label for s in e.settings[:4]] == [
+        "every ability, printed bonus", "no Belle, printed bonus", "every ability, no bonus",
+        "no Belle, no bonus"]
+    assert [s.label for s in e.settings[4:]] == [s.label for s in e.settings[:4]]
+    # labels name settings for people only: the ids are those of the unlabelled sweep
+    unlabelled = parse(SWEEP_LABELS.split("[sweep.label]")[0])
+    assert [s.id for s in e.settings] == [s.id for s in unlabelled.settings]
+    assert all(s.label is None for s in unlabelled.settings)
+
+
+@pytest.mark.parametrize("old, new, key, words", [
+    ('abilities_off = ["every ability", "no Belle"]\n', '', "sweep.label",
+     ["'printed bonus' would name two different settings"]),
+    ('abilities_off = ["every ability", "no Belle"]', 'abilities_off = ["every ability"]',
+     "sweep.label.abilities_off", ["must list 2 names, one per value of abilities_off"]),
+    ('abilities_off = ["every ability", "no Belle"]', 'lineup = ["random"]', "sweep.label.lineup",
+     ["unknown key; allowed: players, gunslinger_bonus, abilities_off"]),
+    ('players = [4, 5]', 'bandits = ["random"]\nplayers = [4, 5]', "sweep.bandits",
+     ["renamed; write lineup instead of bandits"]),
+])
+def test_sweep_label_mistakes(old, new, key, words):
+    mistake_names(SWEEP_LABELS, old, new, key, words)
+
+
+def test_a_sweep_label_is_a_name_per_value():
+    message = error_of('name = "x"\ngames = 3\n[sweep]\nplayers = [4, 5]\nlabel = "bonus"\n')
+    assert ": sweep.label: must be a table giving a name to each value" in message
+
+
+def test_sweeps_and_listed_settings_spell_every_key_alike():
+    """One spelling per key: what a [[settings]] block takes, a [sweep] takes as lists."""
+    from coltsim.study.experiment import SETTING_KEYS, SWEEP_KEYS
+
+    assert set(SWEEP_KEYS) == set(SETTING_KEYS)
+    listed = parse('name = "x"\ngames = 3\n[[settings]]\nplayers = 4\nlineup = "ghost,belle,'
+                   'tuco,doc"\npolicies = "greedy"\nrules = { abilities_off = ["belle"] }\n'
+                   'label = "no Belle"\n')
+    swept = parse('name = "x"\ngames = 3\n[sweep]\nplayers = [4]\nlineup = ["ghost,belle,tuco,'
+                  'doc"]\npolicies = ["greedy"]\n[sweep.rules]\nabilities_off = [["belle"]]\n'
+                  '[sweep.label]\nabilities_off = ["no Belle"]\n')
+    assert listed.settings == swept.settings
+
+
+@pytest.mark.parametrize("text, names", [
+    ('[sweep]\nplayers = [5]\n[sweep.rules]\nabilities_off = [[], ["belle"]]\n',
+     ["printed rules", "without Belle's ability"]),
+    # every setting plays the advanced rules: the baseline is not the printed rules
+    ('[rules]\nadvanced = true\n[sweep]\nplayers = [4]\n[sweep.rules]\n'
+     'gunslinger_bonus = [1000, 0]\n', ["Gunslinger bonus $1,000", "Gunslinger bonus $0"]),
+    ('[sweep]\nplayers = [4]\n[sweep.rules]\ngunslinger_bonus = [1000, 0]\n'
+     'advanced = [true, false]\n', ["advanced rules", "printed rules",
+                                     "Gunslinger bonus $0, advanced rules", "Gunslinger bonus $0"]),
+])
+def test_the_printed_rules_are_named_so_and_only_they(text, names):
+    from coltsim.study.labels import setting_names
+
+    assert setting_names(parse('name = "x"\ngames = 3\n' + text).settings) == names

@@ -1,4 +1,4 @@
-"""RULES.md 5: the action cards, one card resolved in a hand-built position.
+"""docs/RULES.md 5: the action cards, one card resolved in a hand-built position.
 
 Trains are drawn from the locomotive (car 0) to the caboose; ``M`` marks the Marshal's car.
 The bandits here are Ghost and Doc, whose abilities do not touch the cards, unless a test says

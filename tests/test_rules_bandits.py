@@ -1,4 +1,4 @@
-"""RULES.md 7: the six bandits' abilities, and the rule options that switch them.
+"""docs/RULES.md 7: the six bandits' abilities, and the rule options that switch them.
 
 Trains are drawn from the locomotive (car 0) to the caboose; ``M`` marks the Marshal's car."""
 import pytest

@@ -1,4 +1,4 @@
-"""RULES.md 8: the end-of-round events of the round and train-station cards.
+"""docs/RULES.md 8: the end-of-round events of the round and train-station cards.
 
 Trains are drawn from the locomotive (car 0) to the caboose; ``M`` marks the Marshal's car."""
 import pytest

@@ -1,4 +1,4 @@
-"""RULES.md 6: the Marshal rule and the neutral bullets' run-out rule.
+"""docs/RULES.md 6: the Marshal rule and the neutral bullets' run-out rule.
 
 Whenever a bandit enters the inside of the Marshal's car, or the Marshal enters a car with
 bandits inside, they go up to the roof and each receives one neutral bullet; one such event is

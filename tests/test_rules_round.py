@@ -1,6 +1,6 @@
-"""RULES.md 3 and 4: the course of a round.  The draw, the turn order of the four kinds of turns,
-playing or drawing, the forced draw and the forced pass, the end of Schemin', Stealin' in play
-order, and the First Player moving on."""
+"""docs/RULES.md 3 and 4: the course of a round.  The draw, the turn order of the four kinds of
+turns, playing or drawing, the forced draw and the forced pass, the end of Schemin', Stealin' in
+play order, and the First Player moving on."""
 import pytest
 
 from coltsim import constants as K
@@ -108,8 +108,8 @@ def test_turns_of_the_five_and_six_player_round_cards(players, card, first, orde
     assert players_in_pile(st) == order
 
 
-# RULES.md 3, copied from the table (not from the engine's constants): turns for 2-4 players and
-# for 5-6 players.
+# docs/RULES.md 3, copied from the table (not from the engine's constants): turns for 2-4
+# players and for 5-6 players.
 ROUND_TABLE = {
     "angry_marshal": ("NNTS", "NNS"),
     "swivel_arm": ("NTNN", "NTN"),

@@ -1,5 +1,6 @@
-"""RULES.md 9: end of the game.  Loot, the Gunslinger bonus, the winner, the tie-break on bullets
-received, shared victories and ranks.  Positions are scored as they stand (``positions.score``)."""
+"""docs/RULES.md 9: end of the game.  Loot, the Gunslinger bonus, the winner, the tie-break on
+bullets received, shared victories and ranks.  Positions are scored as they stand
+(``positions.score``)."""
 import pytest
 
 from coltsim.positions import Position, score

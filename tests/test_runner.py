@@ -134,7 +134,6 @@ def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("change, field", [
     ({"seed": 8}, "seed"),
-    ({"games": 1500}, "games"),
     ({"chunk_size": 250}, "chunk_size"),
     ({"setting": make_setting(4, policies="weighted", rules={"neutral_bullets": -1},
                               setting_id="base")},
@@ -150,6 +149,32 @@ def test_manifest_mismatch_is_refused(tmp_path, change, field):
     with pytest.raises(ValueError, match=rf"manifest.json does not match this run: "
                                          rf"settings\.base\.{field} is"):
         to_folder(tmp_path, games, **{**kwargs, **change})
+
+
+@pytest.mark.parametrize("chunk_size", [None, 700])
+def test_a_grown_run_holds_what_a_fresh_run_would(tmp_path, chunk_size):
+    """2,000 games grown to 4,000 are the 4,000 games of a fresh run, row for row (the default
+    chunk size makes the first run one short chunk; 700 leaves a short chunk in the middle)."""
+    grown, fresh = tmp_path / "grown", tmp_path / "fresh"
+    to_folder(grown, 2000, seed=3, chunk_size=chunk_size, workers=2)
+    info = to_folder(grown, 4000, seed=3, workers=2)
+    assert (info.games, info.games_run) == (4000, 2000)
+    to_folder(fresh, 4000, seed=3, chunk_size=chunk_size, workers=2)
+    a, b = coltsim.load_results(grown), coltsim.load_results(fresh)
+    assert_same(a, b)
+    assert a.players["game"].max() == 3999 and len(a.games) == 4000
+    assert a.manifest["settings"][P4.id]["games"] == 4000
+    again = to_folder(grown, 4000, seed=3, workers=2)
+    assert again.games_run == 0
+
+
+def test_a_run_never_shrinks(tmp_path):
+    to_folder(tmp_path, 600, seed=3, workers=1)
+    with pytest.raises(storage.ResultsError, match=r"holds a run of 600 games, this one asks for "
+                                                   r"500; a run grows but never shrinks: ask "
+                                                   r"for 600 games or more"):
+        to_folder(tmp_path, 500, seed=3, workers=1)
+    assert len(coltsim.load_results(tmp_path).games) == 600
 
 
 def test_chunk_records_carry_their_game_range_so_a_run_can_grow():
@@ -230,7 +255,8 @@ def test_default_setting_id_is_stable_and_distinct():
 
 
 def test_progress_goes_to_a_given_bar(tmp_path):
-    """An experiment passes one bar for all its settings: every game is counted once."""
+    """An experiment passes one bar for all its settings: every game played is counted once
+    (games already on disk are not played, so not counted)."""
     class Bar:
         n = 0
 
@@ -243,7 +269,7 @@ def test_progress_goes_to_a_given_bar(tmp_path):
     storage.chunk_path(tmp_path, "games", P4.id, 2).unlink()
     with pytest.warns(storage.RepairWarning, match="chunk-000002.parquet: missing"):
         coltsim.simulate_to_folder(P4, 700, tmp_path, workers=1, progress=bar)
-    assert bar.n == 1400
+    assert bar.n == 900
 
 
 # --- Dask ---------------------------------------------------------------------------------------
@@ -518,7 +544,7 @@ def test_cli_simulate_and_resume(tmp_path, capsys, baseline):
     assert main(args[:-1]) == 0
     assert "0 games in" in capsys.readouterr().out
     assert main(args[:2] + ["100"] + args[3:]) == 2
-    assert "games is 2000 there but 100 here" in capsys.readouterr().err
+    assert "a run grows but never shrinks: ask for 2,000 games or more" in capsys.readouterr().err
 
 
 def test_cli_bench_json(capsys):

@@ -1,4 +1,4 @@
-"""Traces: every line of many games checked against TRACE.md, golden traces, and the compiled
+"""Traces: every line of many games checked against docs/TRACE.md, golden traces, and the compiled
 engine against the same code run as plain Python."""
 import copy
 import json

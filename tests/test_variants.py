@@ -1,4 +1,4 @@
-"""The variants (RULES.md 10 and 11): the advanced rules and the 2-player game."""
+"""The variants (docs/RULES.md 10 and 11): the advanced rules and the 2-player game."""
 import pytest
 
 from coltsim import constants as K

@@ -274,6 +274,11 @@ def _condition_labels(s: pd.DataFrame, condition_cols: list) -> list[str]:
         parts = [f"line-up {row[c]}" if c == "lineup" else rule_phrase(c, row[c])
                  for c in varying]
         parts = [p for p in parts if p]
+        if not parts:  # the printed value of everything the conditions vary in
+            common = [p for p in (rule_phrase(c, row[c]) for c in condition_cols
+                                  if c in _default_rule_texts()) if p]
+            parts = [rule_phrase(c, row[c], always=True) for c in varying if c != "lineup"] \
+                if common and varying else common
         labels.append(", ".join(parts) if parts else PRINTED_RULES)
     # Two conditions never share a name (the report groups and colours by it).
     return [label if labels[:i].count(label) == 0 else f"{label} ({labels[:i].count(label) + 1})"
@@ -323,18 +328,23 @@ def _setting_labels(s: pd.DataFrame, conditions: list) -> list[str]:
     return labels
 
 
-def rule_phrase(option: str, value) -> str:
-    """A rule option's value in words, or ``""`` where it is the printed rule's.
+def rule_phrase(option: str, value, always: bool = False) -> str:
+    """A rule option's value in words, or ``""`` where it is the printed rule's (unless
+    ``always``).
 
     >>> rule_phrase("gunslinger_bonus", 0), rule_phrase("abilities", "ghost,tuco,doc,django,cheyenne")
     ('Gunslinger bonus $0', "without Belle's ability")
+    >>> rule_phrase("gunslinger_bonus", 1000), rule_phrase("gunslinger_bonus", 1000, always=True)
+    ('', 'Gunslinger bonus $1,000')
     """
     default = _default_rule_texts().get(option)
     text = ",".join(value) if isinstance(value, (list, tuple)) else str(value)
-    if default is None or text == default:
+    if default is None or (text == default and not always):
         return "" if default is not None else f"{option.replace('_', ' ')} {text}"
     if option == "abilities":
         kept = [b for b in text.split(",") if b]
+        if set(kept) == set(K.BANDIT_NAMES):
+            return "every bandit's ability"
         gone = [_BANDIT_TITLES.get(b, b) for b in K.BANDIT_NAMES if b not in kept]
         extra = [b for b in kept if b not in K.BANDIT_NAMES]
         if gone and not extra:

@@ -90,6 +90,72 @@ def compute(f, design: Design, analyses, level: float = LEVEL,
     return tables
 
 
+# --- precision ----------------------------------------------------------------------------------
+PRECISION_ANALYSES = ("balance", "policies")  # the tables whose intervals a precision target is on
+WIDTH_COLUMNS = ["interval", "setting", "label", "players", "policy", "estimate", "lo", "hi",
+                 "half_width"]
+
+
+def precision(results, ladder=(), level: float = LEVEL) -> pd.DataFrame:
+    """Every win-rate interval of the headline, with its half-width (:func:`interval_widths`):
+    what a run asked for a precision (``precision = 0.01`` in an experiment) must bring to the
+    target.  Columns :data:`WIDTH_COLUMNS`, the widest interval first."""
+    f = as_results(results)
+    design = design_of(f, ladder)
+    return interval_widths(compute(f, design, PRECISION_ANALYSES, level), design)
+
+
+def interval_widths(tables: dict, design: Design) -> pd.DataFrame:
+    """The headline's win-rate intervals in the tables of :func:`compute`, the widest first.
+
+    - each bandit's effect (its win rate against the average bandit) in every setting, and at
+      a table of different policies within each policy's seats (``effects``);
+    - the spread between the strongest and the weakest bandit of every setting (``spreads``);
+    - each comparison's change of that spread, on the same deals (``spread_changes``);
+    - each policy's share of the victories at a table of different policies (``policies``).
+
+    Differences in dollars, shots or shares of games (the Gunslinger's decisions, games played
+    differently) are in other units and are not included.  ``half_width`` is half the
+    interval's length, ``(hi - lo) / 2``: a win-rate fraction (0.01 is one percentage point).
+    """
+    labels = dict(zip(design.settings["setting"], design.settings["label"]))
+    conditions = dict(zip(design.settings["setting"], design.settings["condition_label"]))
+
+    def against(t):  # "Gunslinger bonus $0 against printed rules, 4 players"
+        return [labels[s].replace(conditions[s], f"{conditions[s]} against {conditions[b]}", 1)
+                if conditions[s] in labels[s] else f"{labels[s]} against {labels[b]}"
+                for s, b in zip(t["setting"].astype(str), t["baseline"].astype(str))]
+
+    frames = []
+
+    def add(table, interval, estimate="estimate", lo="lo", hi="hi", label=None):
+        if table is None or not len(table):
+            return
+        frames.append(pd.DataFrame({
+            "interval": interval(table) if callable(interval) else interval,
+            "setting": table["setting"].astype(str).to_numpy(),
+            "label": np.asarray(label(table) if label else table["setting"].astype(str).map(
+                lambda s: labels.get(s, s))),
+            "players": table["players"].astype(int).to_numpy(),
+            "policy": table["policy"].astype(str).to_numpy(),
+            "estimate": table[estimate].to_numpy(np.float64),
+            "lo": table[lo].to_numpy(np.float64), "hi": table[hi].to_numpy(np.float64)}))
+
+    add(tables.get("effects"), lambda t: t["bandit"].map(lambda b: f"{b.title()}'s effect"),
+        label=lambda t: t["label"])
+    add(tables.get("spreads"), "spread", estimate="spread", label=lambda t: t["label"])
+    add(tables.get("spread_changes"), "change of the spread", estimate="change",
+        label=against)
+    add(tables.get("policies"), lambda t: t["policy"].map(lambda p: f"{p}'s share of the "
+                                                                     "victories"),
+        estimate="win_rate", lo="ci_low", hi="ci_high", label=lambda t: t["label"])
+    if not frames:
+        return pd.DataFrame(columns=WIDTH_COLUMNS)
+    out = pd.concat(frames, ignore_index=True)
+    out["half_width"] = (out["hi"] - out["lo"]) / 2
+    return out.sort_values("half_width", ascending=False, kind="stable").reset_index(drop=True)
+
+
 def games_per_setting(f: Results) -> pd.Series:
     """Games played in each setting (setting id -> count)."""
     return f.games["setting"].astype(str).value_counts()

@@ -85,6 +85,24 @@ def half_width_after(variance: float, games: int, share: float = 1.0,
     return z * math.sqrt(variance / (games * _check_share(share)))
 
 
+def games_to_reach(games: int, half_width: float, target: float, cap: int,
+                   overshoot: float = 1.1, growth=(1.25, 4.0), step: int = 100) -> int:
+    """Games per setting for an interval of half-width ``half_width`` after ``games`` games to
+    narrow to ``target``: a half-width shrinks as ``1 / √games``, so ``games (h / target)²``,
+    times ``overshoot`` (the projection is itself noisy), grown by at least ``growth[0]`` and
+    at most ``growth[1]`` times in one step, rounded up to a multiple of ``step`` and at most
+    ``cap``.
+
+    >>> games_to_reach(2000, 0.03, 0.01, 1_000_000)   # 9 x 2,000 x 1.1, but 4 x at most
+    8000
+    >>> games_to_reach(8000, 0.0185, 0.01, 1_000_000)
+    30200
+    """
+    projected = games * (half_width / target) ** 2 * overshoot
+    grown = min(max(projected, games * growth[0]), games * growth[1])
+    return int(min(cap, math.ceil(grown / step) * step))
+
+
 def games_to_detect_from(p0: float, difference: float, share: float = 1.0,
                          alpha: float = ALPHA, power: float = POWER) -> int:
     """Games for the score test of ``rate = p0`` (two-sided, level ``alpha``) to reject with

@@ -22,12 +22,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
 from .. import constants as K
+from .._jit import announce_compile
 from ..policies import catalog
 from ..results import Results
 from ..setting import Setting, make_setting
@@ -160,33 +162,47 @@ class _Run:
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
         """Play the chunks ``todo`` (chunk, first game, games), counting games on a progress
-        bar."""
+        bar (its own, or the one given), after saying so if the engine must be compiled."""
         from tqdm.auto import tqdm
 
+        say = (lambda text: tqdm.write(text, file=sys.stderr)) if progress else None
+        if todo and job.functions:
+            if say:
+                say(f"compiling the engine with your policies "
+                    f"({', '.join(p for p in self.setting.policies if ':' in p)}): "
+                    "policies given as functions are compiled in every run")
+        elif todo and self.backend != "dask":
+            # Load or compile the kernel here once, so that the worker processes load it from
+            # the cache rather than each compiling it, and the bar's rate leaves it out.
+            with announce_compile("play_batch", say):
+                C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
         games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)
         if own_bar:
             bar = tqdm(total=self.games, initial=self.games - games_todo, unit="game",
-                       unit_scale=True, desc=self.setting.label or self.setting.id,
-                       disable=not progress, smoothing=0.05, mininterval=0.5)
+                       unit_scale=True, desc=self.name(), disable=not progress,
+                       smoothing=0.05, mininterval=0.5)
         else:
             bar = progress
-            bar.update(self.games - games_todo)
+            if hasattr(bar, "unpause"):
+                bar.unpause()  # its clock leaves out the time spent compiling
 
         def done(chunk, first, n, result):
             on_done(chunk, first, n, result)
             bar.update(n)
 
         try:
-            if todo and self.backend == "loky" and self.workers > 1 and not job.functions:
-                # Load or compile the kernel here once, so that the worker processes load it
-                # from the cache rather than each compiling it.
-                C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
             if todo:
                 _play_chunks(job, todo, self.backend, self.workers, self.scheduler, done)
         finally:
             if own_bar:
                 bar.close()
+
+    def name(self) -> str:
+        """The setting for people: its label, else its player count and policies."""
+        s = self.setting
+        policies = s.policies[0] if len(set(s.policies)) == 1 else " vs ".join(s.policies)
+        return s.label or f"{s.players} players, {policies}"
 
 
 def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | None = None,
@@ -213,8 +229,8 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
     check : bool
         Check the engine's invariants after every step (slower).
     progress : bool or tqdm-like
-        Show a progress bar (default), not (False), or report to this bar (``update(games)``),
-        e.g. one bar over all settings of an experiment.
+        Show a progress bar (default), not (False), or report to this bar the games played as
+        they finish (``update(games)``), e.g. one bar over all settings of an experiment.
 
     Returns
     -------
@@ -252,6 +268,10 @@ def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
     runs made with the same arguments (a setting none of whose chunks finished is simply run
     anew); the other arguments are those of :func:`simulate`, with up to a billion games
     (``chunk_size`` defaults to the saved run's when resuming).
+
+    **Growing a run**: asked for more games than the folder holds of the same setting and seed,
+    it plays games ``N .. games - 1`` only, so the folder then holds exactly what a fresh run of
+    ``games`` games would; fewer games than the folder holds are refused.
 
     Only one run writes a folder at a time: another run into it raises
     :class:`coltsim.runs.lock.FolderLocked` (a ``ValueError``) naming the one writing it.

@@ -11,8 +11,9 @@ Layout (written by coltsim.runs.runner)::
 ``manifest.json`` records what each setting of the folder is (``Setting.as_dict``: players,
 line-up, policies, parameter rows, rule options), with the seed, the number of games and the
 chunk size, under a header naming the versions and the hash of the compiled engine; a run whose
-arguments differ from the manifest is refused.  Several settings can share one folder: that is
-how an experiment stores its sweep.
+arguments differ from the manifest is refused, except that a run asking for more games grows the
+recorded one (its games ``N .. M - 1``, so that the folder holds what a fresh run of ``M`` games
+would).  Several settings can share one folder: that is how an experiment stores its sweep.
 
 **Verified chunks.**  A chunk is two Parquet files, each written under a temporary name of its
 run and then renamed, so a file is either whole or absent.  Once both are on disk the run
@@ -397,8 +398,10 @@ class RunFolder:
     def prepare(self, setting: Setting, seed: int, games: int, chunk_size: int | None,
                 header: dict, default_chunk_size: int) -> int:
         """Record this run of ``setting`` (or check it against the run recorded); returns the
-        chunk size (the recorded run's when resuming without one).  A folder written by other
-        versions or another engine, or a setting recorded with other arguments, is refused;
+        chunk size (the recorded run's when resuming without one).  Asking a recorded run for
+        more games grows it: the recorded chunks stay, and the games after them are planned
+        like any missing games.  A folder written by other versions or another engine, a
+        setting recorded with other arguments, or fewer games than recorded, is refused;
         whatever holds no finished chunk yet is simply replaced."""
         m = self.manifest or {"settings": {}}
         computed = any(e["chunks"] for e in m["settings"].values())
@@ -415,13 +418,20 @@ class RunFolder:
         check_chunk_count(games, chunk_size)
         new = manifest_entry(setting, seed, games, chunk_size)
         if entry is not None:
-            # The label names the setting for people: a new one is recorded, not refused.
-            diff = _first_difference(
-                {k: v for k, v in entry.items() if k not in ("label", "chunks")},
-                {k: v for k, v in new.items() if k not in ("label", "chunks")})
+            # The label names the setting for people: a new one is recorded, not refused; more
+            # games grow the run (games N .. M-1 of the same seed, planned by plan_chunks).
+            ignored = ("label", "chunks", "games")
+            diff = _first_difference({k: v for k, v in entry.items() if k not in ignored},
+                                     {k: v for k, v in new.items() if k not in ignored})
             if diff:
                 field, was, now = diff
                 _mismatch(self.path, f"settings.{setting.id}.{field}", was, now)
+            if games < entry["games"]:
+                raise ResultsError(
+                    f"{self.path / MANIFEST}: setting {setting.id} holds a run of "
+                    f"{entry['games']:,} games, this one asks for {games:,}; a run grows but "
+                    f"never shrinks: ask for {entry['games']:,} games or more, or use a new "
+                    "folder")
             new["chunks"] = entry["chunks"]
         m["settings"][setting.id] = new
         self._dirty = True

@@ -2,12 +2,15 @@
 :class:`coltsim.setting.Setting` objects.
 
 An experiment asks one question of many simulated games.  Its file lists the settings to play
-(explicitly, or as a sweep: every combination of the listed values) and the analyses to run::
+(explicitly, or as a sweep: every combination of the listed values) and the analyses to run.
+Every key, every rule option and two worked examples: docs/experiments.md.  In short::
 
     name = "rule_whatif"
     description = "What does the Gunslinger bonus do to character balance?"
     seed = 7
-    games = 100_000                 # per setting
+    games = 100_000                 # per setting (with precision: the first round, default 2000)
+    precision = 0.01                # optional: grow the run in rounds until every win-rate
+    max_games = 400_000             # interval of the headline is within +-0.01, or the cap
     analyses = ["compare", "balance", "gunslinger"]   # the report's sections, in this order
                                     # (default: every analysis that applies, the question first)
     correction = "holm"             # or "bh": one family of tests per report; default "holm"
@@ -18,8 +21,8 @@ An experiment asks one question of many simulated games.  Its file lists the set
     backend = "loky"                # loky, threading or dask
     workers = 2                     # default: every core
 
-    [rules]                         # options for every setting (fields of coltsim.Rules)
-    neutral_bullets = 13
+    [rules]                         # options for every setting (fields of coltsim.Rules, and
+    neutral_bullets = 13            # abilities_off: the bandits without their ability)
 
     [sweep]                         # every combination of:
     players = [3, 4, 5, 6]
@@ -30,12 +33,15 @@ An experiment asks one question of many simulated games.  Its file lists the set
     [sweep.rules]                   # each rule option: a list of values to sweep
     gunslinger_bonus = [1000, 0]
 
-    [[settings]]                    # and/or settings listed one by one
+    [sweep.label]                   # optional: a name per value of a swept key
+    gunslinger_bonus = ["printed bonus", "no bonus"]
+
+    [[settings]]                    # and/or settings listed one by one, with the same keys
     label = "rollout against greedy"   # optional: how reports and tournaments name it
     players = 4
     lineup = ["ghost", "belle", "tuco", "doc"]
     policies = ["rollout", "greedy", "greedy", "greedy"]   # a table of different policies is
-    rules = { advanced = true }                            # played in every seat rotation
+    rules = { advanced = true, abilities_off = ["belle"] } # played in every seat rotation
 
     [policy_params.rollout]         # parameters of a policy, in every setting that plays it
     budget = 32
@@ -65,23 +71,30 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..policies import catalog
-from ..rules import Rules
+from ..rules import ABILITIES_OFF, option_names
 from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
 from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
 
 ANALYSES = ("compare", "balance", "policies", "gunslinger", "round_cards", "seats")
+# A run asked for a precision: its first round's games per setting, and its cap, by default.
+PRECISION_GAMES = 2_000
+PRECISION_MAX_GAMES = 1_000_000
+MAX_PRECISION = 0.5  # a half-width of 50 points says nothing
 CORRECTIONS = ("holm", "bh")
-TOP_KEYS = ("name", "description", "seed", "games", "analyses", "correction", "output",
-            "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params",
-            "ladder")
-SWEEP_KEYS = ("players", "lineup", "policies", "rules")
+TOP_KEYS = ("name", "description", "seed", "games", "precision", "max_games", "analyses",
+            "correction", "output", "backend", "scheduler", "workers", "rules", "sweep",
+            "settings", "policy_params", "ladder")
+SWEEP_KEYS = ("label", "players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
-RENAMED = {"n_jobs": "workers", "lineups": "lineup"}  # old spellings, refused with the new one
+# Old spellings, refused with the new one.
+RENAMED = {"n_jobs": "workers", "lineups": "lineup", "bandits": "lineup"}
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-RULE_OPTIONS = tuple(f.name for f in dataclasses.fields(Rules))
-_TUPLE_OPTIONS = ("abilities", "cars", "round_cards")
+RULE_OPTIONS = option_names()  # the fields of coltsim.Rules, and abilities_off
+_TUPLE_OPTIONS = ("abilities", "cars", "round_cards", ABILITIES_OFF)
+# Two names of one option: a table giving one replaces the other's value from [rules].
+_SAME_OPTION = {"abilities": ABILITIES_OFF, ABILITIES_OFF: "abilities"}
 
 
 class ExperimentError(ValueError):
@@ -107,6 +120,8 @@ class Experiment:
     source: str  # the file it came from ("<string>" for text)
     text: str  # the TOML text, kept so a report can record exactly what was asked
     ladder: tuple = ()  # policy names, weakest first, each played in every seat of every setting
+    precision: float | None = None  # target half-width of the headline's win-rate intervals
+    max_games: int | None = None  # with precision: games per setting at most
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:
@@ -115,9 +130,10 @@ class Experiment:
         raise KeyError(setting_id)
 
     def with_overrides(self, games: int | None = None, output=None,
-                       workers: int | None = None) -> "Experiment":
+                       workers: int | None = None, precision: float | None = None,
+                       max_games: int | None = None) -> "Experiment":
         """The same experiment with command-line overrides (``--games``, ``--out``,
-        ``--workers``) applied and validated."""
+        ``--workers``, ``--precision``, ``--max-games``) applied and validated."""
         changes = {}
         if games is not None:
             changes["games"] = _checked(self.source, check_games, games)
@@ -125,6 +141,13 @@ class Experiment:
             changes["output"] = Path(output)
         if workers is not None:
             changes["workers"] = _checked(self.source, check_workers, workers, self.backend)
+        if precision is not None or max_games is not None:
+            changes["precision"], changes["max_games"] = _precision(
+                self.source, self.precision if precision is None else precision,
+                self.max_games if max_games is None else max_games,
+                changes.get("games", self.games), ("--precision", "--max-games"))
+        elif games is not None and self.precision is not None:
+            _precision(self.source, self.precision, self.max_games, games)
         return dataclasses.replace(self, **changes)
 
 
@@ -177,10 +200,12 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     if not isinstance(description, str):
         raise ExperimentError(f"{source}: description: must be a string, got {description!r}")
     seed = _checked(source, check_seed, data.get("seed", 0))
-    if "games" not in data:
+    if "games" not in data and "precision" not in data:
         raise ExperimentError(f"{source}: games: missing; give the number of games per setting "
-                              "(an integer >= 1)")
-    games = _checked(source, check_games, data["games"])
+                              "(an integer >= 1), or a precision to reach")
+    games = _checked(source, check_games, data.get("games", PRECISION_GAMES))
+    precision, max_games = _precision(source, data.get("precision"), data.get("max_games"),
+                                      games)
     analyses = _analyses(source, data["analyses"]) if "analyses" in data else ()
     correction = _choice(source, "correction", data.get("correction", "holm"), CORRECTIONS)
     output = data.get("output", f"reports/{name}")
@@ -239,7 +264,8 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
                               "this experiment has one")
     return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
-                      Path(output), backend, scheduler, workers, source, text, ladder)
+                      Path(output), backend, scheduler, workers, source, text, ladder, precision,
+                      max_games)
 
 
 # --- pieces ----------------------------------------------------------------------------------
@@ -259,6 +285,31 @@ def _known_keys(source: str, where: str, table: dict, allowed) -> None:
                 raise ExperimentError(f"{source}: {path}: renamed; write {RENAMED[key]} "
                                       f"instead of {key}")
             raise ExperimentError(f"{source}: {path}: unknown key; allowed: {', '.join(allowed)}")
+
+
+def _precision(source, precision, max_games, games, keys=("precision", "max_games")):
+    """The checked ``precision`` (a win-rate half-width) and ``max_games`` (its cap, default
+    :data:`PRECISION_MAX_GAMES`); ``(None, None)`` without a precision."""
+    if precision is None:
+        if max_games is not None:
+            raise ExperimentError(f"{source}: {keys[1]}: caps a run asked for a precision; give "
+                                  f"{keys[0]} too, or leave it out")
+        return None, None
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) \
+            or not 0 < precision <= MAX_PRECISION:
+        raise ExperimentError(f"{source}: {keys[0]}: must be a win-rate half-width above 0 and "
+                              f"at most {MAX_PRECISION} (0.01 is one percentage point), got "
+                              f"{precision!r}")
+    if max_games is None:
+        max_games = max(PRECISION_MAX_GAMES, games)
+    try:
+        max_games = check_games(max_games)
+    except FieldError as e:
+        raise ExperimentError(f"{source}: {keys[1]}: {e.problem}") from None
+    if max_games < games:
+        raise ExperimentError(f"{source}: {keys[1]}: must be at least games ({games:,}), the "
+                              f"first round, got {max_games:,}")
+    return float(precision), max_games
 
 
 def _choice(source, key, value, allowed) -> str:
@@ -312,10 +363,10 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
     if ladder and "policies" in sweep:
         raise ExperimentError(f"{source}: sweep.policies: the ladder names the policies; "
                               "leave sweep.policies out")
-    players = _as_list(sweep["players"])
-    lineups = _as_list(sweep.get("lineup", ["random"]))
-    policies = _as_list(sweep.get("policies", [DEFAULT_POLICY]))
-    for key, values in (("players", players), ("lineup", lineups), ("policies", policies)):
+    axes = {"players": _as_list(sweep["players"]),
+            "lineup": _as_list(sweep.get("lineup", ["random"])),
+            "policies": _as_list(sweep.get("policies", [DEFAULT_POLICY]))}
+    for key, values in axes.items():
         if not values:
             raise ExperimentError(f"{source}: sweep.{key}: empty list; give at least one value")
     rule_sweep = sweep.get("rules", {})
@@ -328,19 +379,52 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
         if not isinstance(values, list) or not values:
             raise ExperimentError(f"{source}: sweep.rules.{opt}: must be a non-empty list of "
                                   f"values to sweep, e.g. {example}")
-        if opt in base_rules:
+        if opt in base_rules or _SAME_OPTION.get(opt) in base_rules:
             raise ExperimentError(f"{source}: sweep.rules.{opt}: also set in [rules]; set it in "
                                   "one place")
+    axes.update(rule_sweep)
+    labels = _sweep_labels(source, sweep, axes)
     keys = {"where": "sweep", "players": "sweep.players", "lineup": "sweep.lineup",
-            "policies": "sweep.policies", "label": "sweep", "rules": "sweep.rules"}
-    rule_names = list(rule_sweep)
-    out = []
-    for n, lineup, policy, values in itertools.product(
-            players, lineups, policies, itertools.product(*(rule_sweep[o] for o in rule_names))):
+            "policies": "sweep.policies", "label": "sweep.label", "rules": "sweep.rules"}
+    out, named = [], {}
+    for index in itertools.product(*(range(len(values)) for values in axes.values())):
+        value = {axis: values[i] for (axis, values), i in zip(axes.items(), index)}
         options = _with_origin(base_rules, "rules")
-        options.update({o: (v, f"sweep.rules.{o}") for o, v in zip(rule_names, values)})
-        out.append((keys, {"players": n, "lineup": lineup, "policies": policy}, options))
+        options.update({o: (value[o], f"sweep.rules.{o}") for o in rule_sweep})
+        label = ", ".join(labels[axis][index[list(axes).index(axis)]] for axis in labels) \
+            or None
+        fields = {"players": value["players"], "lineup": value["lineup"],
+                  "policies": value["policies"], "label": label}
+        if label is not None:
+            # One name for one condition: settings that differ in what the experiment
+            # compares (rules, line-up) at the same player count and policy need two labels.
+            where = (repr(value["players"]), repr(value["policies"]), label)
+            what = repr([value[a] for a in axes if a not in ("players", "policies")])
+            if named.setdefault(where, what) != what:
+                raise ExperimentError(f"{source}: sweep.label: {label!r} would name two "
+                                      "different settings; give a label list to every swept "
+                                      "rule option and line-up")
+        out.append((keys, fields, options))
     return out
+
+
+def _sweep_labels(source, sweep: dict, axes: dict) -> dict:
+    """``[sweep.label]``: a name per value of swept keys (``axis -> list of str``), in the
+    order written."""
+    labels = sweep.get("label", {})
+    if not isinstance(labels, dict):
+        raise ExperimentError(f"{source}: sweep.label: must be a table giving a name to each "
+                              "value of a swept key, e.g. gunslinger_bonus = [\"printed\", "
+                              "\"no bonus\"]")
+    swept = [a for a in axes if a in sweep or a in sweep.get("rules", {})]
+    _known_keys(source, "sweep.label", labels, swept)
+    for axis, names in labels.items():
+        n = len(axes[axis])
+        if not isinstance(names, list) or len(names) != n \
+                or not all(isinstance(x, str) for x in names):
+            raise ExperimentError(f"{source}: sweep.label.{axis}: must list {n} names, one per "
+                                  f"value of {axis} in the same order, got {names!r}")
+    return labels
 
 
 def _with_origin(options: dict, where: str) -> dict:
@@ -359,7 +443,8 @@ def _explicit_setting(source, key, entry, base_rules, ladder=()):
     if not isinstance(rules, dict):
         raise ExperimentError(f"{source}: {key}.rules: must be a table of rule options")
     _known_keys(source, f"{key}.rules", rules, RULE_OPTIONS)
-    options = _with_origin(base_rules, "rules")
+    options = {o: v for o, v in _with_origin(base_rules, "rules").items()
+               if _SAME_OPTION.get(o) not in rules}
     options.update(_with_origin(rules, f"{key}.rules"))
     keys = {"where": key, **{f: f"{key}.{f}" for f in SETTING_KEYS}}
     fields = {"players": entry["players"], "lineup": entry.get("lineup", "random"),

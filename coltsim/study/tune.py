@@ -71,7 +71,8 @@ from .labels import setting_names
 
 TUNE_KEYS = ("option", "values", "range", "step", "objective", "bandit", "target", "max_games",
              "tolerance", "level")
-NOT_USED = ("analyses", "correction")  # experiment keys a tune file has no use for
+# Experiment keys a tune file has no use for ([tune] has its own max_games).
+NOT_USED = ("analyses", "correction", "precision", "max_games")
 REPS = 400  # bootstrap replicates
 MAX_VALUES = 50
 DEFAULTS = {"objective": "spread", "max_games_factor": 16, "tolerance": 0.01, "level": 0.95}

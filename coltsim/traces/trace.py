@@ -1,4 +1,4 @@
-"""Game traces (TRACE.md): play one game with the kernel's recorder on and turn its records
+"""Game traces (docs/TRACE.md): play one game with the kernel's recorder on and turn its records
 into the JSON Lines of the public trace format."""
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _card_name(card: int) -> str:
 
 
 def _card_bandit(card: int) -> int:
-    """The card's colour (TRACE.md "Card colours"): the bandit an action card belongs to, the
+    """The card's colour (docs/TRACE.md "Card colours"): the bandit an action card belongs to, the
     shooter of a bullet card, -1 for a neutral bullet."""
     owner = int(card) >> K.CARD_OWNER_SHIFT
     return -1 if owner == K.NEUTRAL else owner
@@ -110,7 +110,8 @@ _EVENT_PARAM = {K.PICKPOCKETING: "taken", K.MARSHALS_REVENGE: "lost", K.HOSTAGE_
 
 
 def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dict]:
-    """Play one game and return its trace: a list of JSON-ready dicts, one per line of TRACE.md.
+    """Play one game and return its trace: a list of JSON-ready dicts, one per line of
+    docs/TRACE.md.
 
     Parameters
     ----------

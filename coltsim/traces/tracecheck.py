@@ -1,4 +1,4 @@
-"""Check a game trace against TRACE.md: fields and types of every line, a legal state on every
+"""Check a game trace against docs/TRACE.md: fields and types of every line, a legal state on every
 line, and each state explained by the one before it and the step between them.
 
     lines = read_trace("game.jsonl")   # TraceError unless the file is one whole trace
@@ -295,7 +295,8 @@ class _LostTrack(Exception):
 
 
 # A card as a replay follows it: (name, colour), the colour being the bandit the card belongs to,
-# or for a bullet card the bandit who fired it, -1 for a neutral bullet (TRACE.md "Card colours").
+# or for a bullet card the bandit who fired it, -1 for a neutral bullet (docs/TRACE.md "Card
+# colours").
 NEUTRAL_SHOOTER = -1
 
 
@@ -311,7 +312,7 @@ def _says(cards: Counter) -> str:
 
 
 class _Cards:
-    """Every player's cards, zone by zone, followed through the trace (RULES.md 4, 10, 11).
+    """Every player's cards, zone by zone, followed through the trace (docs/RULES.md 4, 10, 11).
 
     A deck is a multiset in unknown (shuffled) order plus ``top``: the bullet cards received
     since, in the order received.  The advanced rules put them face down on top of the deck, so
@@ -537,7 +538,7 @@ def _starting_deck(team: list[int]) -> Counter:
 
 
 def check_trace(lines: list[dict]) -> list[str]:
-    """Every inconsistency of a trace against TRACE.md and the rules, as readable lines."""
+    """Every inconsistency of a trace against docs/TRACE.md and the rules, as readable lines."""
     return _Checker(lines).run()
 
 
@@ -565,7 +566,7 @@ def shape_problem(lines: list[dict]) -> str | None:
 
 
 def read_trace(source) -> list[dict]:
-    """Read a trace (JSON Lines, TRACE.md) from a file, or from an open text stream such as
+    """Read a trace (JSON Lines, docs/TRACE.md) from a file, or from an open text stream such as
     ``sys.stdin``, and check that it is one whole trace (:func:`shape_problem`);
     :class:`TraceError` otherwise."""
     path = getattr(source, "name", "<stdin>") if hasattr(source, "read") else source

@@ -78,6 +78,11 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
         sections.BY_ANALYSIS[a].analyse(ctx)
     ctx.family.adjust()
     headline = sections.headline.build(ctx, sections.headline.compute(ctx))
+    if experiment is not None and experiment.precision is not None:
+        sentences = next((i for i, b in enumerate(headline) if not isinstance(b, str)),
+                         len(headline))
+        headline.insert(sentences, sections.headline.precision_note(ctx, experiment.precision,
+                                                                    experiment.max_games))
     body = [sections.BY_ANALYSIS[a].build(ctx) for a in analyses]
     body += [sections.settings.build(ctx, experiment), sections.methods.build(ctx)]
 

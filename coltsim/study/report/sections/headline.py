@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ....analysis.headline import DEPENDS, INCONCLUSIVE, ROBUST, answers, games_per_setting
+from ....analysis.headline import (
+    DEPENDS, INCONCLUSIVE, PRECISION_ANALYSES, ROBUST, answers, games_per_setting,
+    interval_widths,
+)
+from ....analysis.headline import compute as compute_tables
+from ....analysis.power import games_to_reach
 from ... import plots
 from ...labels import card_label
 from ..context import Context
@@ -50,6 +55,29 @@ def build(ctx: Context, table: pd.DataFrame) -> list:
     if len(comparisons):
         blocks.append(_comparisons_table(ctx, table, comparisons))
     return blocks
+
+
+def precision_note(ctx: Context, target: float, cap: int) -> str:
+    """The precision a run asked for and the one it reached: the widest of the headline's
+    win-rate intervals (coltsim.analysis.headline.interval_widths, also written to
+    ``tables/precision.csv``) against the target."""
+    widths = interval_widths(compute_tables(ctx.f, ctx.design, PRECISION_ANALYSES, ctx.level),
+                             ctx.design)
+    widths.to_csv(ctx.w.out_dir / "tables" / "precision.csv", index=False)
+    games = int(games_per_setting(ctx.f).min())
+    asked = f"±{num(100 * target, 2)} points"
+    if not len(widths):
+        return f"Precision asked: {asked}; the results give no win-rate interval to narrow."
+    w = widths.iloc[0]
+    widest = f"±{num(100 * w['half_width'], 2)} points ({w['interval']}, {w['label']})"
+    if w["half_width"] <= target:
+        return (f"Precision: every win-rate interval of the headline is within {asked}, as "
+                f"asked, with {count(games)} games per setting; the widest is {widest}.")
+    more = games_to_reach(games, float(w["half_width"]), target, 10**12, overshoot=1.0,
+                          growth=(1.0, float("inf")))
+    return (f"Precision: {asked} asked, not reached within the cap of {count(cap)} games per "
+            f"setting: with {count(games)} games the widest win-rate interval of the headline "
+            f"is {widest}; about {count(more)} games per setting would reach it.")
 
 
 # --- sentences ---------------------------------------------------------------------------------

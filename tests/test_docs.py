@@ -1,0 +1,113 @@
+"""The documents say what the code does: docs/experiments.md names every key and every rule
+option with its default, and its worked examples run; every relative link of the README and
+docs/ leads to a file of the repository."""
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from coltsim.rules import ABILITIES_OFF, Rules, option_names
+from coltsim.study.experiment import (
+    SETTING_KEYS, SWEEP_KEYS, TOP_KEYS, loads_experiment,
+)
+from coltsim.study.run import run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "experiments.md"
+
+
+def toml_blocks() -> list[str]:
+    return re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.S)
+
+
+def table_rows(heading: str) -> dict:
+    """The rows of the first table after ``heading``: first cell (without backticks) -> cells."""
+    text = DOC.read_text().split(heading, 1)[1]
+    rows = {}
+    for line in text.splitlines():
+        if rows and not line.startswith("|"):
+            break
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def test_every_key_of_an_experiment_file_is_documented():
+    assert set(table_rows("### The file")) == set(TOP_KEYS)
+    assert set(table_rows("### A setting's keys")) == set(SWEEP_KEYS) == set(SETTING_KEYS)
+
+
+def test_every_rule_option_is_documented_with_its_default():
+    rows = table_rows("## Rule options")
+    assert set(rows) == set(option_names())
+    defaults = {**Rules().as_dict(), ABILITIES_OFF: []}
+    for option, (default, allowed, meaning) in rows.items():
+        assert default == f"`{json.dumps(defaults[option])}`", option
+        assert allowed and meaning
+    assert len(dataclasses.fields(Rules)) + 1 == len(rows)
+
+
+def test_every_complete_example_is_a_valid_experiment():
+    complete = [b for b in toml_blocks() if b.startswith("name = ")]
+    assert [loads_experiment(b).name for b in complete] == ["belle_nerf", "bonus_sweep"]
+    belle, bonus = (loads_experiment(b) for b in complete)
+    assert [s.label for s in belle.settings] == ["printed rules", "Belle without her ability"]
+    assert belle.settings[1].rules.abilities == ("ghost", "cheyenne", "tuco", "django", "doc")
+    assert (bonus.precision, bonus.max_games, len(bonus.settings)) == (0.01, 200_000, 10)
+    # the [sweep.label] fragment, completed into a file
+    fragment = next(b for b in toml_blocks() if b.startswith("[sweep]"))
+    labelled = loads_experiment('name = "x"\ngames = 10\n' + fragment)
+    assert [s.label for s in labelled.settings[:3]] == ["printed rules", "no Belle", "no Cheyenne"]
+
+
+def headline_of(folder) -> pd.DataFrame:
+    return pd.read_csv(folder / "tables" / "headline.csv")
+
+
+def test_the_ability_example_runs(tmp_path):
+    """The first example as written, with fewer games: the headline compares the two labelled
+    settings, and Belle's ability is gone in the second."""
+    path = tmp_path / "belle_nerf.toml"
+    path.write_text(toml_blocks()[0])
+    run_experiment(path, games=400, out=tmp_path / "r", quiet=True)
+    h = headline_of(tmp_path / "r")
+    settings = h[h["kind"] == "setting"].set_index("condition")
+    assert list(settings.index) == ["printed rules", "Belle without her ability"]
+    (comparison,) = h[h["kind"] == "comparison"].itertuples()
+    assert comparison.condition == "Belle without her ability" and comparison.players == 5
+    assert comparison.spread_change_lo < comparison.spread_change < comparison.spread_change_hi
+
+
+@pytest.mark.slow
+def test_the_bonus_sweep_example_runs(tmp_path):
+    """The second example as written, to a looser precision with a low cap: it grows in rounds
+    and states the precision it reached."""
+    path = tmp_path / "bonus_sweep.toml"
+    path.write_text(toml_blocks()[1])
+    run_experiment(path, games=300, precision=0.05, max_games=2400, out=tmp_path / "r",
+                   quiet=True)
+    h = headline_of(tmp_path / "r")
+    assert len(h[h["kind"] == "setting"]) == 10 and len(h[h["kind"] == "comparison"]) == 8
+    assert sorted(h["value"].dropna().unique()) == [0, 250, 500, 750, 1000]
+    text = (tmp_path / "r" / "report.md").read_text()
+    assert "> Precision: " in text
+    widths = pd.read_csv(tmp_path / "r" / "tables" / "precision.csv")
+    games = h.loc[h["kind"] == "setting", "games"].iloc[0]
+    assert widths["half_width"].max() <= 0.05 or games == 2400
+
+
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("page", ["README.md"] + sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")))
+def test_relative_links_lead_to_files(page):
+    path = ROOT / page
+    for target in LINK.findall(path.read_text()):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        assert (path.parent / target).exists(), f"{page} links {target}, which is not there"
