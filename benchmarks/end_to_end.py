@@ -1,7 +1,8 @@
-"""End to end: simulate 1,000,000 four-player random games to a Parquet folder, timed.
+"""End to end: simulate 1,000,000 four-player games to a Parquet folder, timed.
 
-    python benchmarks/end_to_end.py [--games N] [--workers N] [--backend loky|threading]
-                                    [--chunk-size N] [--out FOLDER] [--keep]
+    python benchmarks/end_to_end.py [--games N] [--policy random] [--workers N]
+                                    [--backend loky|threading] [--chunk-size N] [--out FOLDER]
+                                    [--keep]
 
 Times ``coltsim.simulate_to_folder`` from the call to the last chunk on disk (warm numba cache: a tiny
 run in a subprocess loads or compiles the kernel before the clock starts), then reports the
@@ -26,6 +27,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--policy", default="random", help="policy of every seat (default random: "
+                                                           "the engine and the storage)")
     parser.add_argument("--workers", type=int)
     parser.add_argument("--backend", default="loky")
     parser.add_argument("--chunk-size", type=int)
@@ -35,9 +38,10 @@ def main() -> None:
     args = parser.parse_args()
 
     # Warm the kernel cache in a subprocess, so that this process stays as lean as a real run's.
-    setting = coltsim.make_setting(args.players)
+    setting = coltsim.make_setting(args.players, policies=args.policy)
     subprocess.run([sys.executable, "-c", f"import coltsim; coltsim.simulate(coltsim.make_setting("
-                    f"{args.players}), 10, workers=1, progress=False)"], check=True)
+                    f"{args.players}, policies={args.policy!r}), 10, workers=1, progress=False)"],
+                   check=True)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="coltsim-bench-"))
     try:
         start = time.perf_counter()
@@ -51,7 +55,7 @@ def main() -> None:
             "games": info.games_run, "seconds": round(seconds, 2),
             "games_per_second": round(info.games_run / seconds, 1), "workers": workers,
             "games_per_second_per_core": round(info.games_run / seconds / workers, 1),
-            "backend": args.backend, "chunks": info.chunks,
+            "policy": args.policy, "backend": args.backend, "chunks": info.chunks,
             "megabytes_on_disk": round(size / 1e6, 1),
             "folder": str(out),
         }))

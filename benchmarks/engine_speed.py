@@ -9,7 +9,7 @@ on a quiet machine.
 import argparse
 import json
 
-from coltsim.bench import bench, format_bench
+from coltsim.runs.bench import bench, format_bench
 
 
 def main() -> None:
