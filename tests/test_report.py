@@ -253,6 +253,9 @@ def test_effect_and_comparison_plots(results):
 
 def test_long_labels_wrap_and_many_settings_get_their_own_colour():
     assert plots.wrap("Belle without her ability and neutral bullets", 16).count("\n") >= 2
+    # A panel named by a policy with its parameters stays within the narrowest panel.
+    title = plots.panel_title("4 players, ismcts (budget 64, playout planner, opponents planner)")
+    assert title.count("\n") == 1 and max(map(len, title.split("\n"))) <= plots.PANEL_TITLE_WIDTH
     colours = plots.palette([f"setting {i}" for i in range(12)])
     assert len(set(colours.values())) == 12
     ordered = plots.sequential(["$0", "$500", "$1,000"])

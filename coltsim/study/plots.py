@@ -41,6 +41,7 @@ LOOT_COLOURS = {"purse": "#c49a6c", "jewel": "#3f88c5", "strongbox": "#7d7d7d",
 BANDIT_COLOURS = {"ghost": "#7f7f7f", "belle": "#d1495b", "cheyenne": "#66a61e",
                   "tuco": "#e6ab02", "django": "#7570b3", "doc": "#1f78b4"}
 PLAYER_COLOURS = {2: "#9e9ac8", 3: "#fdae61", 4: "#d7191c", 5: "#2c7bb6", 6: "#1a9641"}
+PANEL_TITLE_WIDTH = 40  # characters of a panel title's line
 LABEL_WIDTH = 16  # characters per line of a tick label before it wraps
 
 
@@ -69,6 +70,12 @@ def signed(x: float, digits: int = 1) -> str:
 def wrap(text, width: int = LABEL_WIDTH) -> str:
     """A tick label on lines of at most ``width`` characters."""
     return textwrap.fill(str(text), width, break_long_words=False) or str(text)
+
+
+def panel_title(text: str) -> str:
+    """A panel's title on lines narrow enough for the narrowest panel (a long policy name with
+    its parameters would run past the axes)."""
+    return wrap(text, PANEL_TITLE_WIDTH)
 
 
 def _ordered(values, preferred) -> list:

@@ -173,7 +173,7 @@ class Context:
     def facet_title(self, key) -> str:
         players, policy = key
         many = self.design.settings["policy"].nunique() > 1
-        return f"{players} players" + (f", {policy}" if many else "")
+        return plots.panel_title(f"{players} players" + (f", {policy}" if many else ""))
 
     def facet_figure(self, name: str, caption: str, table: pd.DataFrame, draw,
                      positions: int = 0, horizontal: bool = False, panel=None,

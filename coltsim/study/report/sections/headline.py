@@ -412,7 +412,7 @@ def _words(option: str) -> str:
 
 
 def _panel_title(policy: str, policies: list, single: str) -> str:
-    return policy if len(policies) > 1 else single
+    return plots.panel_title(policy) if len(policies) > 1 else single
 
 
 def _axis_label(ax, axis):
