@@ -136,9 +136,11 @@ def _report(args) -> None:
     if args.repair and (folder / "data" / "manifest.json").is_file():
         from .runs.runner import repair_folder
         from .study.experiment import load_experiment
+        from .setting import played_settings
 
         toml = folder / "experiment.toml"
-        settings = [s.id for s in load_experiment(toml).settings] if toml.exists() else None
+        settings = [s.id for s in played_settings(load_experiment(toml).settings)] \
+            if toml.exists() else None
         repair_folder(folder / "data", settings, workers=args.workers)
     render_from_folder(args.folder)
     print(f"report: {args.folder}/report.md")

@@ -334,3 +334,24 @@ def check_rules(rules, players: int) -> Rules:
         # The 2-player variant is always played with the advanced rules (docs/RULES.md 11).
         rules = dataclasses.replace(rules, advanced=True)
     return rules
+
+
+def rotations(setting: Setting) -> list[Setting]:
+    """The distinct seat rotations of a table, rotation 0 (the setting itself) first."""
+    specs = setting.policy_specs()
+    out = {setting.id: setting}
+    for r in range(1, setting.players):
+        rotated = make_setting(setting.players, setting.lineup, specs[-r:] + specs[:-r],
+                               setting.rules, setting.policy_params(), setting.label)
+        out.setdefault(rotated.id, rotated)
+    return list(out.values())
+
+
+def played_settings(settings) -> list[Setting]:
+    """What an experiment plays: every setting, a table of different policies in each of its
+    seat rotations (:func:`rotations`), each setting once."""
+    out = {}
+    for s in settings:
+        for r in rotations(s):
+            out.setdefault(r.id, r)
+    return list(out.values())

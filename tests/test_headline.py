@@ -11,6 +11,7 @@ from coltsim.analysis.frames import concat_results
 from coltsim.analysis.synthetic import synthetic_results
 from coltsim.cli import main
 from coltsim.setting import make_setting
+from coltsim.study.report import render_from_folder
 from coltsim.study.tournament import tournament
 
 WITHOUT_BELLE = '["ghost", "cheyenne", "tuco", "django", "doc"]'
@@ -123,6 +124,10 @@ def test_a_mixed_table_is_played_like_a_tournament_and_analysed_per_policy(tmp_p
     assert list(policy_rows["policy"]) == ["greedy", "random"]
     assert policy_rows["win_share"].iloc[0] > 1 / 3
     assert not (h["kind"] == "setting").any()  # no uniform setting, no pooled answer
+    # Re-rendering from the saved data keeps every rotation (the same report).
+    md = (out / "report.md").read_text()
+    render_from_folder(out)
+    assert (out / "report.md").read_text() == md
 
 
 def test_a_mixed_table_defaults_to_the_policies_section(tmp_path):

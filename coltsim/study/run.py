@@ -35,11 +35,10 @@ from ..analysis.power import games_to_reach
 from ..runs.lock import LOCK, folder_lock
 from ..runs.runner import simulate_to_folder
 from ..runs.storage import MANIFEST, load_results, read_manifest
-from ..setting import FieldError
+from ..setting import FieldError, played_settings
 from .experiment import Experiment, load_experiment
 from .labels import setting_names
 from .report import Report, build_report
-from .tournament import played_settings
 
 REPORT_OUTPUTS = {"figures": "*.png", "tables": "*.csv"}  # what build_report writes in folders
 

@@ -10,7 +10,7 @@ policies are played once.
 
 Each policy's share of the victories per seat, with an interval over deals, comes from
 ``coltsim.analysis.tournament.policy_shares``; compare it with the fair share ``1/players``.
-``coltsim run`` plays an experiment's tables the same way (:func:`played_settings`) and its
+``coltsim run`` plays an experiment's tables the same way (:func:`coltsim.setting.played_settings`) and its
 report computes the same shares from the saved games.
 
 From the command line, on an experiment file whose settings are the tables::
@@ -25,29 +25,8 @@ from ..analysis.frames import concat_results
 from ..analysis.tournament import policy_shares
 from ..runs.options import check_games
 from ..runs.runner import simulate
-from ..setting import FieldError, Setting, make_setting
+from ..setting import FieldError, Setting, rotations
 from .experiment import load_experiment
-
-
-def rotations(setting: Setting) -> list[Setting]:
-    """The distinct seat rotations of a table, rotation 0 (the setting itself) first."""
-    specs = setting.policy_specs()
-    out = {setting.id: setting}
-    for r in range(1, setting.players):
-        rotated = make_setting(setting.players, setting.lineup, specs[-r:] + specs[:-r],
-                               setting.rules, setting.policy_params(), setting.label)
-        out.setdefault(rotated.id, rotated)
-    return list(out.values())
-
-
-def played_settings(settings) -> list[Setting]:
-    """What an experiment plays: every setting, a table of different policies in each of its
-    seat rotations (:func:`rotations`), each setting once."""
-    out = {}
-    for s in settings:
-        for r in rotations(s):
-            out.setdefault(r.id, r)
-    return list(out.values())
 
 
 def table_label(setting: Setting) -> str:

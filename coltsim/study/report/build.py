@@ -21,6 +21,7 @@ from ...analysis.frames import as_results
 from ...analysis.stats import CORRECTIONS, LEVEL
 from ...runs.lock import folder_lock
 from ...runs.storage import load_results
+from ...setting import played_settings
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections
 from .context import DPI, Context, Writer
@@ -125,6 +126,7 @@ def render_from_folder(folder, data=None) -> Report:
     data = Path(data) if data is not None else folder / "data"
     if not (data / "manifest.json").exists():
         raise ValueError(f"{folder}: no saved results in {data} (no manifest.json)")
-    settings = None if experiment is None else [s.id for s in experiment.settings]
+    settings = None if experiment is None else [
+        s.id for s in played_settings(experiment.settings)]
     with folder_lock(folder):
         return build_report(load_results(data, settings=settings), experiment, folder)
