@@ -43,6 +43,7 @@ BANDIT_COLOURS = {"ghost": "#7f7f7f", "belle": "#d1495b", "cheyenne": "#66a61e",
 PLAYER_COLOURS = {2: "#9e9ac8", 3: "#fdae61", 4: "#d7191c", 5: "#2c7bb6", 6: "#1a9641"}
 PANEL_TITLE_WIDTH = 40  # characters of a panel title's line
 LABEL_WIDTH = 16  # characters per line of a tick label before it wraps
+ROW_LABEL_WIDTH = 28  # the same for a row of a horizontal (forest) plot
 
 
 def palette(labels, cmap: str = "tab10") -> dict:
@@ -131,7 +132,9 @@ def _dodged(ax, table, position, order, value, lo, hi, series, colours, scale=1.
     (ax.xaxis if horizontal else ax.yaxis).set_major_locator(MaxNLocator(nbins=5))
     ticks = range(len(order))
     (ax.set_yticks if horizontal else ax.set_xticks)(list(ticks))
-    labels = [wrap(x.title() if x in BANDITS else x) if isinstance(x, str) else str(x)
+    # Rows of a forest plot sit one text line apart: their labels stay on one line.
+    width = ROW_LABEL_WIDTH if horizontal else LABEL_WIDTH
+    labels = [wrap(x.title() if x in BANDITS else x, width) if isinstance(x, str) else str(x)
               for x in order]
     (ax.set_yticklabels if horizontal else ax.set_xticklabels)(labels)
     (ax.set_ylim if horizontal else ax.set_xlim)(-0.6, len(order) - 0.4)

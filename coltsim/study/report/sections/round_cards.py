@@ -68,8 +68,9 @@ def build(ctx: Context) -> Section:
         rows = ctx.in_facet(effects, facet)
         series, colours = ctx.series(rows)
         plots.plot_card_effects(ax, rows, metric, series, colours, legend=False,
-                                title=f"{plots.METRIC_TITLES[metric].capitalize()}, "
-                                      f"{ctx.facet_title(facet)}")
+                                title=plots.panel_title(
+                                    f"{plots.METRIC_TITLES[metric].capitalize()}, "
+                                    f"{ctx.facet_title(facet)}"))
 
     series = max(ctx.in_facet(effects, k)["label"].nunique() for k in facets)
     blocks.append(w.panels("cards_other_metrics", "Change in the spread of scores, shots, "
