@@ -190,8 +190,8 @@ class Context:
             n = max(self.in_facet(table, k)[self.series(self.in_facet(table, k))[0]].nunique()
                     for k in keys)
             grow = 1.2 + 0.075 * n * positions
-            rows = 0.8 + 0.17 * positions  # a forest plot's row labels a text line apart
-            panel = (4.8, max(3.8, grow, rows)) if horizontal else (max(4.6, grow), 3.8)
+            labels = 0.8 + 0.17 * positions  # a forest plot's row labels a text line apart
+            panel = (4.8, max(3.8, grow, labels)) if horizontal else (max(4.6, grow), 3.8)
 
         def one(ax, key):
             rows = self.in_facet(table, key)
