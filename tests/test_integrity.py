@@ -8,6 +8,7 @@ limits; a truncated trace.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -37,11 +38,18 @@ def baseline():
     return coltsim.simulate(P4, GAMES, seed=3, workers=1, progress=False)
 
 
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    path = tmp_path_factory.mktemp("finished") / "run"
+    coltsim.simulate_to_folder(P4, GAMES, path, seed=3, chunk_size=CHUNK, workers=1,
+                               progress=False)
+    return path
+
+
 @pytest.fixture
-def folder(tmp_path):
-    """A finished run of four chunks."""
-    coltsim.simulate_to_folder(P4, GAMES, tmp_path / "run", seed=3, chunk_size=CHUNK,
-                               workers=1, progress=False)
+def folder(tmp_path, finished):
+    """A finished run of four chunks (a copy of one)."""
+    shutil.copytree(finished, tmp_path / "run")
     return tmp_path / "run"
 
 
@@ -120,6 +128,73 @@ def test_records_that_count_a_game_twice_are_refused(folder, baseline):
                                                    "does not have; its record is dropped"):
         assert resume(folder).chunks_run == 0
     assert_same(coltsim.load_results(folder), baseline)
+
+
+def edit_manifest(folder, edit) -> None:
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    edit(manifest["settings"][P4.id])
+    path.write_text(json.dumps(manifest))
+
+
+def chunk_record(c: int, **changes):
+    """An edit of chunk ``c``'s record (chunk 1 holds games 500 to 999)."""
+    return lambda entry: entry["chunks"][c].update(changes)
+
+
+def record_rows(c: int, table: str, rows: int):
+    return lambda entry: entry["chunks"][c]["files"][table].update(rows=rows)
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (chunk_record(1, n_games=250), "it holds 2,000 rows, not the 1,000 of its record's 250 games"),
+    (chunk_record(1, n_games=1000), "it holds 2,000 rows, not the 4,000 of its record's 1,000"),
+    (chunk_record(1, first_game=750), "it holds games 500 to 999, its record games 750 to 1,249"),
+    (chunk_record(1, first_game=250), "it holds games 500 to 999, its record games 250 to 749"),
+    (chunk_record(3, first_game=1000), "it holds games 1,500 to 1,999, its record games 1,000 to"),
+    (record_rows(2, "players", 1000), "it holds 2,000 rows, its record 1,000"),
+], ids=["range shortened", "range lengthened", "range shifted", "range overlapping",
+        "range of another chunk", "rows"])
+def test_a_record_that_lies_about_its_file_is_damage_not_data(folder, baseline, edit, problem):
+    """The files are whole (their SHA-256 matches): only what they hold tells."""
+    edit_manifest(folder, edit)
+    with pytest.raises(storage.ResultsError, match=r"chunk-00000\d.parquet: does not match the "
+                                                   r"manifest's record \(chunk \d of setting .*"
+                                                   + re.escape(problem)):
+        coltsim.load_results(folder)
+    with pytest.warns(storage.RepairWarning, match=re.escape(problem) + ".*; recomputing it"):
+        info = resume(folder)
+    assert (info.chunks_run, info.games_run) == (1, CHUNK)
+    assert_same(coltsim.load_results(folder), baseline)  # every game once
+
+
+def test_an_edited_seed_is_refused_and_repair_recomputes_every_chunk(folder, capsys):
+    edit_manifest(folder, lambda entry: entry.update(seed=4))
+    with pytest.raises(storage.ResultsError, match="players/.*/chunk-000000.parquet: does not "
+                                                   "match .*: it holds seed 3, the manifest "
+                                                   "records 4"):
+        coltsim.load_results(folder)
+    assert main(["simulate", "--games", str(GAMES), "--seed", "3", "--out", str(folder),
+                 "--quiet"]) == 2  # the run's own seed: not what the manifest records
+    assert "seed is 4 there but 3 here" in one_line(capsys)
+    with pytest.warns(storage.RepairWarning, match="it holds seed 3, the manifest records 4"):
+        (info,) = repair_folder(folder, workers=1, progress=False)
+    assert info.chunks_run == 4  # recomputed with the seed the manifest records
+    assert_same(coltsim.load_results(folder),
+                coltsim.simulate(P4, GAMES, seed=4, workers=1, progress=False))
+
+
+def test_a_setting_recorded_under_another_id_is_refused(folder):
+    """Another setting's chunks, recorded (files and all) as this one's."""
+    other = make_setting(4, policies="random")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["settings"] = {other.id: manifest["settings"][P4.id]}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    for table in storage.TABLES:
+        (folder / table / P4.id).rename(folder / table / other.id)
+    with pytest.raises(storage.ResultsError, match=f"it holds setting '{P4.id}', the manifest "
+                                                   f"records '{other.id}'"):
+        coltsim.load_results(folder)
 
 
 @pytest.mark.parametrize("setting", [

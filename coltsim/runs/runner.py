@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import sys
 import time
@@ -158,7 +159,8 @@ class _Run:
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
                           seats.functions, token,
-                          os.getpid() if self.backend == "loky" else None)
+                          os.getpid() if self.backend == "loky" else None,
+                          json.dumps(storage.chunk_holds(s.id, self.seed, s.as_dict())))
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
         """Play the chunks ``todo`` (chunk, first game, games), counting games on a progress
