@@ -126,7 +126,8 @@ def _run(args) -> None:
     from .study.run import run_experiment
 
     run_experiment(args.experiment, games=args.games, workers=args.workers, out=args.out,
-                   quiet=args.quiet, precision=args.precision, max_games=args.max_games)
+                   quiet=args.quiet, precision=args.precision, max_games=args.max_games,
+                   replace=args.replace)
 
 
 def _report(args) -> None:
@@ -150,7 +151,7 @@ def _tune(args) -> None:
     from .study.tune_report import tune_file
 
     tune_file(args.file, games=args.games, max_games=args.max_games, workers=args.workers,
-              out=args.out, quiet=args.quiet)
+              out=args.out, quiet=args.quiet, replace=args.replace)
 
 
 def _plan(args) -> None:
@@ -204,6 +205,12 @@ def _setting_flags(p) -> None:
                                    '(default: the printed rules)')
 
 
+def _replace_flag(p, what: str) -> None:
+    p.add_argument("--replace", action="store_true",
+                   help=f"the report folder holds another {what}'s report (or a smaller "
+                        "one): remove it and its data, then write this one")
+
+
 def _workers_flags(p, help_text: str) -> None:
     p.add_argument("--workers", type=int, help=help_text)
     p.add_argument("--n-jobs", action=_Renamed, new="--workers")
@@ -240,7 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "(default: the file's max_games, else "
                                                  "1,000,000)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
-    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
+    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME): "
+                                 "new, empty, or holding a report of this experiment")
+    _replace_flag(p, "experiment")
     p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
     p.set_defaults(func=_run)
 
@@ -273,7 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "(default: the file's max_games, else 16 x "
                                                  "games)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
-    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
+    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME): "
+                                 "new, empty, or holding a report of this search")
+    _replace_flag(p, "search")
     p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
     p.set_defaults(func=_tune)
 

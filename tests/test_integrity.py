@@ -234,19 +234,33 @@ def test_a_manifest_coltsim_cannot_read_is_one_line(tmp_path, capsys, manifest, 
 
 # --- 2. reports state exactly what they contain -------------------------------------------------
 
-def experiment(tmp_path, policy="random", games=300, name="tiny") -> Path:
-    toml = tmp_path / f"{name}-{policy}.toml"
-    toml.write_text(f'name = "{name}"\nseed = 3\ngames = {games}\nanalyses = ["balance"]\n'
+def experiment(tmp_path, policy="random", games=300, name="tiny", seed=3) -> Path:
+    toml = tmp_path / f"{name}-{policy}-{seed}.toml"
+    toml.write_text(f'name = "{name}"\nseed = {seed}\ngames = {games}\nanalyses = ["balance"]\n'
                     f'[sweep]\nplayers = [3]\npolicies = ["{policy}"]\n')
     return toml
 
 
-@pytest.fixture
-def report(tmp_path):
+@pytest.fixture(scope="module")
+def made_report(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("made")
     out = tmp_path / "report"
     assert main(["run", str(experiment(tmp_path)), "--out", str(out), "--quiet",
                  "--workers", "1"]) == 0
     return out
+
+
+@pytest.fixture
+def report(tmp_path, made_report):
+    """The report of ``experiment()`` (a copy of one)."""
+    shutil.copytree(made_report, tmp_path / "report")
+    return tmp_path / "report"
+
+
+def files_of(folder: Path) -> dict:
+    """Every file below ``folder`` (relative names) with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
 
 
 @pytest.mark.parametrize("damage", ["truncate", "delete"])
@@ -266,16 +280,44 @@ def test_a_report_of_damaged_data_is_an_error_until_repaired(report, capsys, dam
     assert (report / "report.md").read_text() == md
 
 
-def test_a_changed_experiment_reports_only_its_current_settings(tmp_path, report, capsys):
+@pytest.mark.parametrize("other, there", [
+    (dict(policy="greedy"), "the report of experiment 'tiny' with other settings (p3-random-"),
+    (dict(name="other"), "the report of experiment 'tiny', not of experiment 'other'"),
+    (dict(seed=4), "the report of experiment 'tiny' with another seed (setting p3-random-"),
+], ids=["other settings", "other name", "other seed"])
+def test_another_experiment_into_a_report_folder_is_refused(tmp_path, report, capsys, other,
+                                                            there):
+    before = files_of(report)
+    assert main(["run", str(experiment(tmp_path, **other)), "--out", str(report), "--quiet",
+                 "--workers", "1"]) == 2
+    err = one_line(capsys)
+    assert f"holds {there}" in err and "; --replace replaces it, or choose another folder" in err
+    assert files_of(report) == before  # byte for byte
+
+
+def test_replace_removes_the_report_and_its_data_first(tmp_path, report):
+    (report / "notes.txt").write_text("mine")
     assert main(["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
-                 "--workers", "1"]) == 0
-    md = (report / "report.md").read_text()
-    assert "300 games in 1 setting." in md and "greedy" in md
-    settings = pd.read_csv(report / "tables" / "settings.csv")
-    assert list(settings["policies"]) == ["greedy,greedy,greedy"]
-    assert len(coltsim.load_results(report / "data").settings) == 2  # the old data are kept
-    assert main(["report", str(report)]) == 0  # re-rendered from the same settings
-    assert (report / "report.md").read_text() == md
+                 "--workers", "1", "--replace"]) == 0
+    results = coltsim.load_results(report / "data")
+    assert list(results.settings["policies"]) == ["greedy,greedy,greedy"]  # the old data: gone
+    assert list(pd.read_csv(report / "tables" / "settings.csv")["policies"]) == \
+        ["greedy,greedy,greedy"]
+    assert (report / "notes.txt").read_text() == "mine"
+
+
+def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
+    from coltsim.study import folder
+
+    monkeypatch.setattr(folder, "REPOSITORY", tmp_path)  # a checkout: experiments/, reports/
+    (tmp_path / "experiments").mkdir()
+    shutil.copytree(made_report, tmp_path / "reports" / "tiny")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(experiment(tmp_path)), "--out", "reports/tiny", "--workers",
+                 "1"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "coltsim run: warning: this run rewrites reports/tiny, a report committed with coltsim "
+        "(git checkout reports/tiny restores it)")
 
 
 def test_run_out_refuses_a_folder_coltsim_did_not_write(tmp_path, capsys):

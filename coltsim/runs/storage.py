@@ -104,6 +104,11 @@ def chunk_path(folder, table: str, setting_id: str, chunk: int) -> Path:
     return Path(folder) / table / setting_id / f"chunk-{chunk:06d}.parquet"
 
 
+def new_token() -> str:
+    """A name for one writer's temporary files: its process and a random part."""
+    return f"{os.getpid():x}-{secrets.token_hex(4)}"
+
+
 def write_temporary(path: Path, data: bytes, token: str) -> Path:
     """Write ``data`` beside ``path`` under a temporary name of run ``token`` and return that
     name.  A write that fails (a full disk) leaves no temporary and raises an ``OSError`` naming
@@ -429,7 +434,7 @@ class RunFolder:
 
     def __init__(self, folder):
         self.path = check_folder(folder)
-        self.token = f"{os.getpid():x}-{secrets.token_hex(4)}"  # names the run's temporaries
+        self.token = new_token()  # names the run's temporaries
         self.manifest: dict | None = None
         self._stack = contextlib.ExitStack()
         self._dirty = False

@@ -12,7 +12,11 @@ and :func:`tune_file`, the ``coltsim tune FILE`` command (the search, then the r
     tune.toml                 the tune file as it was run (when known)
     manifest.json             the versions and engine hash that played the games, and the search
 
-It writes only these files (a folder holding other files keeps them).
+It writes only these files, all at once (coltsim.study.folder: each whole or not at all, the
+manifest last), the tables at 6 significant digits; a folder holding other files keeps them.
+``coltsim tune`` writes into a folder only if it is new, empty or holds a report of the same
+search (its name, option, values, objective, settings and seed, with as many games or fewer);
+``--replace`` replaces another.
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from matplotlib.ticker import StrMethodFormatter
 from ..rules import Rules
 from ..runs.runner import manifest_header
 from ..words import bandit_label, plural
+from .folder import ReportFiles, owner_of, report_folder
 from .tune import REPS, TuneResult, load_tune, policies_text, run_search, value_text
 
 DPI = 150
@@ -114,12 +119,12 @@ def _x_axis(ax, result: TuneResult) -> None:
                       ha="right", fontsize=8)
 
 
-def draw(result: TuneResult, path: Path, dpi: int = DPI) -> None:
+def draw(result: TuneResult) -> Figure:
     fig = Figure(figsize=(8, 5.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 1))
     plot_objective(top, result)
     plot_games(bottom, result)
-    fig.savefig(path, dpi=dpi)
+    return fig
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -289,50 +294,59 @@ def method(result: TuneResult) -> str:
         f"measured on the first round's deals, which every value played.")
 
 
+def search_record(search, seed: int) -> dict:
+    """What a search's manifest records of what it plays and how many games it may spend."""
+    s = search
+    return json.loads(json.dumps({
+        "option": s.option, "values": [value_text(v) for v in s.values],
+        "objective": s.objective.kind, "bandit": s.objective.bandit, "target": s.target,
+        "settings": [x.as_dict() for x in s.settings], "seed": seed, "games": s.games,
+        "max_games": s.max_games}))
+
+
 def write_tune_report(result: TuneResult, out_dir, name: str | None = None,
                       description: str = "", text: str = "", dpi: int = DPI) -> Path:
-    """Write the report of ``result`` into ``out_dir`` (see the module docstring); returns the
-    path of ``report.md``."""
+    """Write the report of ``result`` into ``out_dir`` (see the module docstring), all files at
+    once (coltsim.study.folder.ReportFiles); returns the path of ``report.md``."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} exists and is not a folder")
-    (out / "figures").mkdir(parents=True, exist_ok=True)
-    (out / "tables").mkdir(parents=True, exist_ok=True)
-    draw(result, out / "figures" / "tune.png", dpi)
-    result.table.to_csv(out / "tables" / "tune.csv", index=False)
-    result.rates.to_csv(out / "tables" / "win_rates.csv", index=False)
-    result.play.to_csv(out / "tables" / "play.csv", index=False)
-    result.rounds.to_csv(out / "tables" / "rounds.csv", index=False)
+    files = ReportFiles(out)
+    files.figure("tune", draw(result), dpi)
+    for stem, table in (("tune", result.table), ("win_rates", result.rates),
+                        ("play", result.play), ("rounds", result.rounds)):
+        files.table(stem, table)
     if text:
-        (out / "tune.toml").write_text(text, encoding="utf-8")
-    s = result.search
-    manifest = {**manifest_header(), "tune": {
-        "option": s.option, "values": [value_text(v) for v in s.values],
-        "objective": s.objective.kind, "bandit": s.objective.bandit, "target": s.target,
-        "settings": [x.as_dict() for x in s.settings], "seed": result.seed,
-        "games": s.games, "max_games": s.max_games, "games_played": result.games,
+        files.add("tune.toml", text)
+    manifest = {**manifest_header(), **({"experiment": name} if name else {}), "tune": {
+        **search_record(result.search, result.seed), "games_played": result.games,
         "best": value_text(result.best)}}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    path = out / "report.md"
-    path.write_text(markdown(result, name or out.name, description), encoding="utf-8")
-    return path
+    files.add("manifest.json", json.dumps(manifest, indent=1) + "\n")
+    files.add("report.md", markdown(result, name or out.name, description))
+    files.write()
+    return out / "report.md"
 
 
 def tune_file(path, games: int | None = None, max_games: int | None = None,
-              workers: int | None = None, out=None, quiet: bool = False) -> TuneResult:
+              workers: int | None = None, out=None, quiet: bool = False,
+              replace: bool = False) -> TuneResult:
     """``coltsim tune FILE``: run the search of a tune file and write its report (in the file's
     ``output``, default ``reports/NAME``, or ``out``).  ``games``, ``max_games`` and ``workers``
-    override the file's."""
+    override the file's.  The output folder must be new, empty or hold a report of the same
+    search with as many games or fewer (coltsim.study.folder); ``replace`` removes another
+    report (and its data) from it first."""
     spec = load_tune(path, games=games, max_games=max_games)
     e = spec.experiment.with_overrides(output=out, workers=workers)
 
     def log(line):
         print(line, file=sys.stderr)
 
-    result = run_search(spec.search, seed=e.seed, workers=e.workers, backend=e.backend,
-                        progress=not quiet, log=None if quiet else log)
-    write_tune_report(result, e.output, name=e.name, description=e.description, text=e.text)
+    owner = owner_of({"experiment": e.name, "tune": search_record(spec.search, e.seed)})
+    with report_folder(Path(e.output), owner, replace):
+        result = run_search(spec.search, seed=e.seed, workers=e.workers, backend=e.backend,
+                            progress=not quiet, log=None if quiet else log)
+        write_tune_report(result, e.output, name=e.name, description=e.description,
+                          text=e.text)
     if not quiet:
         log(f"report: {Path(e.output) / 'report.md'}")
     return result
-

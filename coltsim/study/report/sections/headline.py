@@ -43,7 +43,7 @@ def compute(ctx: Context) -> pd.DataFrame:
 
 
 def build(ctx: Context, table: pd.DataFrame) -> list:
-    table.to_csv(ctx.w.out_dir / "tables" / "headline.csv", index=False)
+    ctx.w.files.table("headline", table)
     blocks = []
     for analysis in ctx.analyses:
         blocks += SENTENCES[analysis](ctx, table)
@@ -63,7 +63,7 @@ def precision_note(ctx: Context, target: float, cap: int) -> str:
     ``tables/precision.csv``) against the target."""
     widths = interval_widths(compute_tables(ctx.f, ctx.design, PRECISION_ANALYSES, ctx.level),
                              ctx.design)
-    widths.to_csv(ctx.w.out_dir / "tables" / "precision.csv", index=False)
+    ctx.w.files.table("precision", widths)
     games = int(games_per_setting(ctx.f).min())
     asked = f"±{num(100 * target, 2)} points"
     if not len(widths):
