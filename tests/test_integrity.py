@@ -6,14 +6,17 @@ one folder, leftover temporaries, a failed run, stale locks; kill -9 and Ctrl-C 
 worker processes checked gone and nothing left in /dev/shm; the inputs that gave tracebacks; the
 limits; a truncated trace.
 """
+import contextlib
 import json
 import os
 import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -507,6 +510,51 @@ def test_an_interrupted_run_stops_its_workers_and_leaks_nothing(tmp_path, baseli
     pdt.assert_series_equal(r.players["score"][:4 * GAMES], baseline.players["score"])
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists() or not Path("/dev/shm").is_dir(),
+                    reason="needs Linux /proc and /dev/shm")
+def test_sigterm_is_handled_as_ctrl_c_is(tmp_path, baseline):
+    """SIGTERM to the main process only (as a service manager sends it): the workers stop at
+    once, one line, exit status 143, the finished chunks kept."""
+    out = tmp_path / "run"
+    proc = cli_run(out, 10**7, "--workers", "2", "--chunk-size", "2500", "--policies", "random")
+    try:
+        wait_for(lambda: len(list(out.glob("games/*/chunk-*.parquet"))) >= 3, proc)
+        workers = descendants(proc.pid)
+        assert len(workers) >= 2
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    gone = time.monotonic() + 2
+    while any(map(alive, workers)) or shm_entries(proc.pid):
+        assert time.monotonic() < gone, ([p for p in workers if alive(p)],
+                                         shm_entries(proc.pid))
+        time.sleep(0.05)
+    assert (proc.returncode, err) == (143, f"coltsim simulate: terminated; finished chunks are "
+                                           f"kept in {out}: run the same command again to "
+                                           "resume\n")
+    with pytest.raises(storage.ResultsError, match="unfinished"):
+        coltsim.load_results(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0, 0.1, 0.3])
+def test_ctrl_c_as_the_program_ends_is_no_traceback(tmp_path, baseline, delay):
+    """Ctrl-C just after a run printed its summary, while joblib stops its workers: the run is
+    done, its exit status stays 0 (it was a traceback of the main process or of a worker)."""
+    proc = subprocess.Popen([sys.executable, "-m", "coltsim.cli", "simulate", "--games", "400",
+                             "--chunk-size", "100", "--policies", "random", "--workers", "2",
+                             "--out", str(tmp_path / "run")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})  # as on a terminal
+    summary = proc.stdout.readline()
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)  # as the terminal does
+    _, err = proc.communicate(timeout=60)
+    assert summary.startswith("400 games in ")
+    assert proc.returncode == 0 and "Traceback" not in err, (proc.returncode, err)
+    assert len(coltsim.load_results(tmp_path / "run").games) == 400
+
+
 @pytest.mark.parametrize("command", ["run", "report", "tournament", "simulate", "trace", "show",
                                      "bench"])
 def test_ctrl_c_is_one_line_and_130_in_every_command(monkeypatch, capsys, command):
@@ -583,6 +631,130 @@ def test_show_rejects_a_trace_that_is_not_whole(tmp_path, capsys):
     assert main(["show", str(bare)]) == 2
     assert "line 1: setup line has no 'bandits'" in one_line(capsys)
     assert main(["show", str(trace_file(tmp_path))]) == 0
+
+
+DEEP = "[" * 20_000 + "]" * 20_000  # deeper than Python's parsers go
+
+
+@pytest.mark.parametrize("where", ["--rules", "--params", "experiment file", "trace line",
+                                   "manifest"])
+def test_deep_nesting_in_any_input_is_one_line(tmp_path, capsys, where):
+    message = "nested too deeply"
+    if where in ("--rules", "--params"):
+        argv = ["trace", where, DEEP]
+    elif where == "experiment file":
+        toml = tmp_path / "deep.toml"
+        toml.write_text(f'name = "deep"\nseed = 1\n[sweep]\nplayers = {DEEP}\n')
+        argv, message = ["run", str(toml), "--out", str(tmp_path / "r")], f"{toml}: {message}"
+    elif where == "trace line":
+        trace = tmp_path / "deep.jsonl"
+        trace.write_text(DEEP + "\n")
+        argv, message = ["show", str(trace)], f"{trace}: line 1: {message}"
+    else:
+        (tmp_path / "manifest.json").write_text(DEEP)
+        argv = ["simulate", "--games", "5", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert message in one_line(capsys)
+
+
+def test_a_long_value_is_shortened_in_the_error_line(tmp_path, capsys):
+    toml = tmp_path / "long.toml"
+    toml.write_text('name = "long"\nseed = 1\ngames = 10\n[[settings]]\nplayers = 3\nlabel = "'
+                    + "y" * 5000 + '"\n')
+    assert main(["run", str(toml), "--out", str(tmp_path / "r")]) == 2
+    err = one_line(capsys)
+    assert "settings[0].label: must be one line of text (at most 100 characters), got 'yyy" in err
+    assert " characters left out ...] yyy" in err and err.endswith("yyy'\n")
+    assert len(err) < 450
+
+
+def test_help_is_whole(capsys):
+    import coltsim.cli as cli
+
+    assert main(["--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for paragraph in cli.__doc__.split("\n\n"):
+        assert " ".join(paragraph.split()) in shown
+
+
+@contextlib.contextmanager
+def peer(answer):
+    """A TCP server on a free local port that treats each connection with ``answer``."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                with conn:
+                    answer(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+def web_server(conn):  # waits for a request, then answers it
+    conn.recv(1 << 16)
+    conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+
+
+def silent(conn):
+    time.sleep(1)
+
+
+def resets(conn):
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+@pytest.mark.parametrize("answer, problem", [
+    (web_server, "is not a Dask scheduler: it said nothing within 0.3 s"),
+    (silent, "is not a Dask scheduler: it said nothing within 0.3 s"),
+    (resets, "is not a Dask scheduler: it closed the connection"),
+    (lambda conn: conn.sendall(b"HTTP/1.0 200 OK\r\n\r\nhello"),
+     "is not a Dask scheduler: it answered b'HTTP/1.0'"),
+    (None, "cannot reach the Dask scheduler tcp://127.0.0.1:"),
+], ids=["web server", "silent", "accepts and resets", "speaks first", "nothing listens"])
+def test_a_dask_scheduler_that_is_not_one_is_one_line(tmp_path, capsys, monkeypatch, answer,
+                                                       problem):
+    pytest.importorskip("distributed")
+    from coltsim.runs import runner
+
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 0.3)
+    with contextlib.ExitStack() as stack:
+        if answer is None:
+            with peer(silent) as address:  # a port nobody listens on any more
+                pass
+        else:
+            address = stack.enter_context(peer(answer))
+        start = time.monotonic()
+        assert main(["simulate", "--games", "10", "--out", str(tmp_path), "--backend", "dask",
+                     "--scheduler", address, "--quiet"]) == 2
+        assert time.monotonic() - start < 5
+    assert f"coltsim simulate: error: scheduler: {address} {problem}".replace(
+        f"{address} cannot", "cannot") in one_line(capsys)
+    assert resume(tmp_path, chunk_size=CHUNK).chunks_run == 4  # the folder stays usable
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_a_full_disk_while_writing_the_report_leaves_the_old_one(report, capsys):
+    """A write that fails part way (a file size limit: as a full disk, it fails in write)."""
+    import resource
+
+    before = files_of(report)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (len(before["report.html"]) // 2, hard))
+    try:
+        status = main(["report", str(report)])
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert status == 2
+    assert (f"coltsim report: error: {report / 'report.html'}: File too large; the report was "
+            "not written, the folder is as it was") in one_line(capsys)
+    assert files_of(report) == before  # nothing torn, no temporary left
+    assert main(["report", str(report)]) == 0
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")

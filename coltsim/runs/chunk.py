@@ -14,6 +14,7 @@ exits).
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -119,10 +120,14 @@ _watched_parent: list = []  # the main process this worker watches (once per pro
 
 def _exit_with_parent(parent: int) -> None:
     """In a worker process of the run (not the main process itself, not a Dask worker, which is
-    not the run's child): exit as soon as the main process is gone."""
+    not the run's child): exit as soon as the main process is gone, and leave Ctrl-C to the
+    main process, which stops the workers (the terminal signals every process of the run; a
+    worker interrupted while it waits for work prints a traceback of joblib's)."""
     if _watched_parent or os.getpid() == parent or os.getppid() != parent:
         return
     _watched_parent.append(parent)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch():
         while os.getppid() == parent:

@@ -23,6 +23,8 @@ import contextlib
 import dataclasses
 import json
 import os
+import socket
+import struct
 import sys
 import time
 from dataclasses import dataclass
@@ -33,13 +35,16 @@ from .. import constants as K
 from .._jit import announce_compile
 from ..policies import catalog
 from ..results import Results
-from ..setting import Setting, make_setting
+from ..setting import FieldError, Setting, make_setting
 from . import chunk as C
 from . import storage
 from .options import (
     DEFAULT_CHUNK_SIZE, available_cores, check_backend, check_chunk_size, check_folder,
     check_games, check_games_in_memory, check_seed, check_storable, check_workers,
 )
+
+
+SCHEDULER_TIMEOUT = 10.0  # seconds to connect to a Dask scheduler and hear from it
 
 
 def engine_hash() -> str:
@@ -91,10 +96,13 @@ def _backend_context(backend: str, workers: int, scheduler):
                              "dask.distributed Client") from e
         client = None
     else:
+        check_scheduler(scheduler)
         try:
-            client = distributed.Client(scheduler, set_as_default=False, timeout="20s")
-        except OSError as e:
-            raise ValueError(f"cannot reach the Dask scheduler {scheduler}: {e}") from e
+            client = distributed.Client(scheduler, set_as_default=False,
+                                        timeout=f"{SCHEDULER_TIMEOUT}s")
+        except OSError as e:  # (TimeoutError too)
+            raise FieldError("scheduler", f"cannot reach the Dask scheduler {scheduler}: "
+                                          f"{e}") from None
     try:
         with parallel_config(backend="dask", n_jobs=workers,
                              **({} if client is None else {"client": client})):
@@ -102,6 +110,62 @@ def _backend_context(backend: str, workers: int, scheduler):
     finally:
         if client is not None:
             client.close()
+
+
+def check_scheduler(address: str) -> None:
+    """Whether a Dask scheduler answers at ``address`` (``tcp://HOST:PORT`` or ``HOST:PORT``;
+    other protocols are left to dask), within ``SCHEDULER_TIMEOUT`` seconds: a
+    :class:`coltsim.FieldError` if nothing listens or answers there, or something else does.
+
+    A Dask scheduler greets a client first, with one message (the length of its frames as 8
+    bytes, then a small msgpack mapping naming its compression); this reads it and answers with
+    the same greeting, so the scheduler sees a client that connects and leaves.  Without this,
+    dask would wait for ever on a peer that says nothing (a web server), or read a reply that
+    is not its own as a frame length (exabytes)."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")  # an IPv6 address
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise FieldError("scheduler", f"must be an address such as \"tcp://host:8786\", got "
+                                      f"{address!r}")
+
+    def not_dask(what: str) -> FieldError:
+        return FieldError("scheduler", f"{address} is not a Dask scheduler: {what}")
+
+    def receive(sock, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            part = sock.recv(n - len(data))
+            if not part:
+                raise not_dask(f"it closed the connection after {len(data)} bytes"
+                               if data else "it closed the connection without a word")
+            data += part
+        return data
+
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=SCHEDULER_TIMEOUT)
+    except ConnectionResetError as e:  # it accepted, then reset the connection at once
+        raise not_dask(f"it closed the connection ({e.strerror})") from None
+    except OSError as e:  # nothing listens, no answer, no such host
+        raise FieldError("scheduler", f"cannot reach the Dask scheduler {address}: "
+                                      f"{e.strerror or e}") from None
+    with sock:
+        try:
+            head = receive(sock, 8)
+            (size,) = struct.unpack("<Q", head)
+            if size > 1 << 16:
+                raise not_dask(f"it answered {head!r}")
+            greeting = receive(sock, size)
+            if b"compression" not in greeting:
+                raise not_dask(f"it answered {(head + greeting)[:24]!r}")
+            sock.sendall(head + greeting)
+        except TimeoutError:
+            raise not_dask(f"it said nothing within {SCHEDULER_TIMEOUT:g} s (a Dask scheduler "
+                           "greets its clients at once)") from None
+        except OSError as e:
+            raise not_dask(f"it closed the connection ({e.strerror or e})") from None
 
 
 def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, scheduler,
