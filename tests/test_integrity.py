@@ -347,6 +347,18 @@ def test_a_report_folder_written_by_coltsim_is_rewritten(tmp_path, report):
     assert (report / "notes.txt").read_text() == "mine"
 
 
+def test_rerunning_the_quickstart_writes_the_same_bytes(tmp_path):
+    """At a small game count, twice: every file of the two folders (report and data), byte for
+    byte: the tables at their stated precision, the figures without a version stamp."""
+    quickstart = Path(__file__).resolve().parents[1] / "experiments" / "quickstart.toml"
+    for out in ("a", "b"):
+        assert main(["run", str(quickstart), "--games", "200", "--out", str(tmp_path / out),
+                     "--quiet", "--workers", "1"]) == 0
+    a, b = files_of(tmp_path / "a"), files_of(tmp_path / "b")
+    assert a.keys() == b.keys() and len([n for n in a if n.startswith("figures/")]) > 5
+    assert [name for name in a if a[name] != b[name]] == []
+
+
 # --- 3. one writer per folder -------------------------------------------------------------------
 
 def cli_run(out, games, *extra):
