@@ -96,7 +96,6 @@ def _backend_context(backend: str, workers: int, scheduler):
                              "dask.distributed Client") from e
         client = None
     else:
-        check_scheduler(scheduler)
         try:
             client = distributed.Client(scheduler, set_as_default=False,
                                         timeout=f"{SCHEDULER_TIMEOUT}s")
@@ -209,6 +208,8 @@ class _Run:
                              f"got {setting!r}")
         check_storable(setting)
         backend = check_backend(backend, scheduler)
+        if scheduler is not None:
+            check_scheduler(scheduler)
         workers = check_workers(workers, backend)
         if workers is None:
             workers = -1 if backend == "dask" else available_cores()
