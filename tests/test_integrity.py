@@ -483,6 +483,14 @@ def shm_entries(pid: int) -> list[str]:
     return [n for n in os.listdir("/dev/shm") if f"_{pid}_" in n or f"-{pid}-" in n]
 
 
+def assert_gone(workers: list, pid: int, seconds: float) -> None:
+    """The worker processes of run ``pid`` and its entries in /dev/shm go within ``seconds``."""
+    gone = time.monotonic() + seconds
+    while any(map(alive, workers)) or shm_entries(pid):
+        assert time.monotonic() < gone, ([p for p in workers if alive(p)], shm_entries(pid))
+        time.sleep(0.05)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists() or not Path("/dev/shm").is_dir(),
                     reason="needs Linux /proc and /dev/shm")
 @pytest.mark.parametrize("how", ["kill -9 of the main process", "Ctrl-C"])
@@ -501,11 +509,7 @@ def test_an_interrupted_run_stops_its_workers_and_leaks_nothing(tmp_path, baseli
         else:
             os.kill(proc.pid, signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
-    gone = time.monotonic() + 10
-    while any(map(alive, workers)) or shm_entries(proc.pid):
-        assert time.monotonic() < gone, ([p for p in workers if alive(p)],
-                                         shm_entries(proc.pid))
-        time.sleep(0.05)
+    assert_gone(workers, proc.pid, seconds=10)
     if how == "Ctrl-C":
         assert proc.returncode == 130
         assert err == (f"coltsim simulate: interrupted; finished chunks are kept in {out}: run "
@@ -536,11 +540,7 @@ def test_sigterm_is_handled_as_ctrl_c_is(tmp_path, baseline):
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=60)
-    gone = time.monotonic() + 2
-    while any(map(alive, workers)) or shm_entries(proc.pid):
-        assert time.monotonic() < gone, ([p for p in workers if alive(p)],
-                                         shm_entries(proc.pid))
-        time.sleep(0.05)
+    assert_gone(workers, proc.pid, seconds=2)
     assert (proc.returncode, err) == (143, f"coltsim simulate: terminated; finished chunks are "
                                            f"kept in {out}: run the same command again to "
                                            "resume\n")

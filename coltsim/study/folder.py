@@ -123,8 +123,9 @@ class Owner:
     games: dict = field(default_factory=dict)
 
     def text(self) -> str:
-        what = "the balance search" if self.kind == "tune" else "experiment"
-        return f"{what} {self.name!r}" if self.name else f"a {what.split()[-1]} of coltsim"
+        if self.name is None:
+            return "a balance search" if self.kind == "tune" else "an experiment"
+        return f"{'the balance search' if self.kind == 'tune' else 'experiment'} {self.name!r}"
 
 
 def owner_of(manifest: dict) -> Owner:
@@ -138,7 +139,6 @@ def owner_of(manifest: dict) -> Owner:
     settings = settings if isinstance(settings, dict) else {}
     return Owner("run", name, {sid: e.get("seed") if isinstance(e, dict) else None
                                for sid, e in settings.items()})
-
 
 
 def _recorded(folder: Path) -> tuple[Owner, bool] | None:
