@@ -347,6 +347,18 @@ def test_a_report_folder_written_by_coltsim_is_rewritten(tmp_path, report):
     assert (report / "notes.txt").read_text() == "mine"
 
 
+def test_a_report_folder_is_not_a_results_folder(report, capsys):
+    before = files_of(report)
+    assert main(["simulate", "--games", "10", "--out", str(report), "--quiet"]) == 2
+    assert f"{report} is a report folder (its results are in {report / 'data'})" in \
+        one_line(capsys)
+    shutil.rmtree(report / "data")  # as a committed report: its data are not committed
+    assert main(["simulate", "--games", "10", "--out", str(report), "--quiet"]) == 2
+    assert "manifest.json is the manifest of a report (of experiment 'tiny'), not of a " \
+           "results folder" in one_line(capsys)
+    assert files_of(report) == {k: v for k, v in before.items() if not k.startswith("data/")}
+
+
 def test_a_report_rendered_again_is_the_same_bytes(report):
     before = files_of(report)
     assert main(["report", str(report)]) == 0

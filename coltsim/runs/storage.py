@@ -72,16 +72,18 @@ if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never 
     import pandas as pd
 
 MANIFEST = "manifest.json"
-# 5: each chunk file records the setting and seed it holds; 4: finished chunks are recorded, and the players table says how each bandit played (moves ...
-# draws); 3: the players table has win_share; 2: the setting's line-up
-# is recorded as "lineup" (1: "bandits").  A folder of another format is refused rather than
-# mixed.
+# 5: each chunk file records the setting and seed it holds; 4: finished chunks are recorded,
+# and the players table says how each bandit played (moves ... draws); 3: the players table
+# has win_share; 2: the setting's line-up is recorded as "lineup" (1: "bandits").  A folder of
+# another format is refused rather than mixed.  A report's copy of the manifest adds
+# "experiment", the experiment's name (coltsim.study.folder).
 MANIFEST_FORMAT = 5
 HOLDS = "coltsim"  # the chunk files' Parquet metadata key: what they hold (chunk_holds)
 PLAYED = ("players", "lineup", "policies", "params", "rules")  # what a setting's entry plays
 PLAYERS = "players"
 GAMES = "games"
 TABLES = (PLAYERS, GAMES)
+REPORT_DATA = "data"  # a report folder's results folder (coltsim.study.folder)
 FLUSH_SECONDS = 1.0  # the least time between two writes of the manifest during a run
 REMEDY = ("recompute it with `coltsim report REPORT --repair` (a report's data) or by running "
           "the same simulation again")
@@ -452,6 +454,10 @@ class RunFolder:
             remove_temporaries(path)
             self._refuse_foreign()
             self.manifest = read_manifest(path)  # None until prepare() records a setting
+            if self.manifest is not None and "experiment" in self.manifest:
+                raise ResultsError(f"{path / MANIFEST} is the manifest of a report (of "
+                                   f"experiment {self.manifest['experiment']!r}), not of a "
+                                   "results folder; write to a new or empty folder")
             stack.callback(remove_temporaries, path, self.token)
             stack.callback(self.flush)
             self._stack = stack.pop_all()
@@ -461,7 +467,12 @@ class RunFolder:
         self._stack.close()
 
     def _refuse_foreign(self) -> None:
-        """A folder without a manifest must be empty (but for the lock and temporaries)."""
+        """A folder without a manifest must be empty (but for the lock and temporaries), and a
+        report folder (``coltsim run``'s, its results in ``data/``) is not a results folder."""
+        if (self.path / REPORT_DATA / MANIFEST).is_file():
+            raise ResultsError(f"{self.path} is a report folder (its results are in "
+                               f"{self.path / REPORT_DATA}); write there, or to a new or empty "
+                               "folder")
         if (self.path / MANIFEST).exists():
             return
         ours = {LOCK} | {p.name for p in self.path.glob(f".{MANIFEST}.*.tmp")}

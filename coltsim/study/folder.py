@@ -29,14 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..runs.lock import LOCK, folder_lock
-from ..runs.storage import MANIFEST, TABLES, new_token, write_temporary
+from ..runs.storage import MANIFEST, REPORT_DATA, TABLES, new_token, write_temporary
 from ..setting import FieldError
 
 TABLE_DIGITS = 6  # significant digits of every number in a report's tables
 PNG_METADATA = {"Software": None}  # matplotlib stamps its version otherwise
 REPORT_FILES = ("report.md", "report.html", "experiment.toml", "tune.toml", MANIFEST)
 REPORT_OUTPUTS = {"figures": "*.png", "tables": "*.csv"}  # one file per figure and table
-DATA = "data"  # a run's results folder inside its report folder
 REPOSITORY = Path(__file__).resolve().parents[2]  # holds coltsim/, and reports/ when a checkout
 
 
@@ -145,7 +144,7 @@ def _recorded(folder: Path) -> tuple[Owner, bool] | None:
     """The experiment ``folder`` holds and whether its report was written: from the report's
     manifest, else from its data's (a run that stopped before its report); None if neither is
     a manifest coltsim wrote."""
-    for path, report in ((folder / MANIFEST, True), (folder / DATA / MANIFEST, False)):
+    for path, report in ((folder / MANIFEST, True), (folder / REPORT_DATA / MANIFEST, False)):
         try:
             manifest = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError):
@@ -186,7 +185,7 @@ def _difference(there: Owner, report: bool, here: Owner) -> str | None:
 
 def _remove_report(out: Path) -> None:
     """What coltsim wrote in a report folder: the report and its data."""
-    data = out / DATA
+    data = out / REPORT_DATA
     if data.is_dir():
         with folder_lock(data):
             shutil.rmtree(data)

@@ -33,10 +33,10 @@ from pathlib import Path
 from ..analysis.headline import precision as interval_precision
 from ..analysis.power import games_to_reach
 from ..runs.runner import simulate_to_folder
-from ..runs.storage import load_results, read_manifest
+from ..runs.storage import REPORT_DATA, load_results, read_manifest
 from ..setting import played_settings
 from .experiment import Experiment, load_experiment
-from .folder import DATA, Owner, report_folder
+from .folder import Owner, report_folder
 from .labels import setting_names
 from .report import Report, build_report
 
@@ -55,7 +55,7 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
     out = Path(e.output)
     played = played_settings(e.settings)
     with report_folder(out, Owner("run", e.name, {s.id: e.seed for s in played}), replace):
-        data = out / DATA
+        data = out / REPORT_DATA
         if e.precision is None:
             play_settings(e, played, e.games, data, progress=not quiet)
         else:
