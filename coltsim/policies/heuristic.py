@@ -43,7 +43,7 @@ from ..engine.state import (
     card_owner,
 )
 from .catalog import (
-    GREEDY, PRESET_NAMES, PRESETS, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
+    GREEDY, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
     W_SEEK, W_TEMPERATURE, WEIGHT_NAMES,
 )
 from .view import (
@@ -60,7 +60,6 @@ def _weights(values) -> np.ndarray:
 
 
 GREEDY_WEIGHTS = _weights(GREEDY)
-PRESET_WEIGHTS = np.array([_weights(PRESETS[name]) for name in PRESET_NAMES])
 
 _TIE = 1e-9
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
@@ -98,12 +97,10 @@ def _carried(obs, b):
 
 # --- where things are -----------------------------------------------------------------------------
 @njit
-def _decision_tables(obs, player, w):
-    """The weights, what a Robbery takes on each spot and what each bandit carries as ``player``
-    knows it."""
+def _decision_tables(obs, player):
+    """What a Robbery takes on each spot and what each bandit carries as ``player`` knows it
+    (the weights are already in ``fscratch[_W:]``)."""
     f = obs.fscratch
-    for i in range(len(WEIGHT_NAMES)):
-        f[_W + i] = w[i]
     f[_GRAB:_SCORES] = 0.0
     for car in range(caboose(obs) + 1):
         for level in (K.INSIDE, K.ROOF):
@@ -161,7 +158,7 @@ def _projected_spot(obs, player, b):
     return car, level
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _richest(obs, n):
     """The most loot among the bandits listed in ``scratch[_TARGETS:_TARGETS + n]``, in
     thousands."""
@@ -271,15 +268,23 @@ def _score(obs, player, kind, value, actor):
     return _resolve_score(obs, player, kind, value, actor)
 
 
-@njit
+@njit(inline="always")
 def pick_best(obs, kind, options, w, rng):
     """Index of the option with the best score under weights ``w`` (see the module docstring);
     ties broken uniformly at random, or a softmax draw when ``w[W_TEMPERATURE] > 0``."""
+    for i in range(len(WEIGHT_NAMES)):  # (in the scratch, the search is compiled once for any w)
+        obs.fscratch[_W + i] = w[i]
+    return _pick_best(obs, kind, options, rng)
+
+
+@njit
+def _pick_best(obs, kind, options, rng):
+    """``pick_best`` with the weights in ``fscratch[_W:]``."""
     player = obs.game[G_PEND_PLAYER]
     actor = acting_bandit(obs, kind)
-    _decision_tables(obs, player, w)
+    _decision_tables(obs, player)
     n = options.shape[0]
-    temperature = w[W_TEMPERATURE]
+    temperature = _w(obs, W_TEMPERATURE)
     if temperature > 0:
         scores = obs.fscratch[_SCORES:_SCORES + n]
         top = -1e300
@@ -316,12 +321,6 @@ def pick_best(obs, kind, options, w, rng):
 def greedy_policy(obs, kind, options, params, rng):
     """Rules of thumb (``GREEDY_WEIGHTS``); ``params`` is ignored."""
     return pick_best(obs, kind, options, GREEDY_WEIGHTS, rng)
-
-
-@njit
-def preset_policy(obs, kind, options, preset, rng):
-    """``weighted`` with the weights of preset number ``preset`` (``PRESET_NAMES``)."""
-    return pick_best(obs, kind, options, PRESET_WEIGHTS[preset], rng)
 
 
 @njit
