@@ -72,7 +72,8 @@ if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never 
     import pandas as pd
 
 MANIFEST = "manifest.json"
-# 5: each chunk file records the setting and seed it holds; 4: finished chunks are recorded,
+# 5: each chunk file records the setting and seed it holds, and the players table has fires,
+# fizzled and the score after each round; 4: finished chunks are recorded,
 # and the players table says how each bandit played (moves ... draws); 3: the players table
 # has win_share; 2: the setting's line-up is recorded as "lineup" (1: "bandits").  A folder of
 # another format is refused rather than mixed.  A report's copy of the manifest adds
