@@ -27,6 +27,7 @@ import socket
 import struct
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,7 +185,12 @@ def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, schedu
                     raise C.failure(job.seed, *failed)
                 on_done(chunk, first, n, result)
         finally:
-            results.close()
+            # A run that stops early (Ctrl-C, a failed chunk) cancels the chunks left: joblib's
+            # advice to "adjust the input task iterator" then is a second line saying nothing.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "[^\n]*You could benefit from adjusting the "
+                                        "input task iterator", UserWarning)
+                results.close()
 
 
 # --- a run --------------------------------------------------------------------------------------
