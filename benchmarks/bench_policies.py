@@ -21,7 +21,7 @@ import numpy as np
 from coltsim.engine.flow import advance, apply
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.engine.setup import setup_game
-from coltsim.engine.state import G_PEND_PLAYER, init_table, new_states
+from coltsim.engine.state import G_PEND_PLAYER, init_table
 from coltsim.playout import batch_kernel, choose, new_kernel_states
 from coltsim.policies import resolve_policies
 from coltsim.policies.catalog import DEFAULT_BUDGET
@@ -63,7 +63,7 @@ def _count_seat0_decisions(key, states, seed, first, games, lineup):
                 setup_game(st, seed, g, lineup)
                 while advance(st):
                     n += st.game[G_PEND_PLAYER] == 0
-                    apply(st, choose(key, st, states[1]))
+                    apply(st, choose(key, st, states[1:]))
             return n
         _counters[key] = count
     return _counters[key](states, seed, first, games, lineup)
@@ -73,7 +73,7 @@ def search_decisions_per_second(name, params, games):
     """Decisions of the searching seat per second, one ``name`` (with ``params``) against three
     greedy (the greedy seats' decisions take microseconds and are counted in the time)."""
     seats = resolve_policies(PLAYERS, [name, "greedy", "greedy", "greedy"], {name: params})
-    states = new_states(2)
+    states = new_kernel_states()
     init_table(states[0], PLAYERS, Rules().to_array(), seats.seat_policy, seats.params)
     lineup = np.full(PLAYERS, -1, np.int64)
     key = "|".join(seats.choosers)

@@ -35,7 +35,7 @@ _STAMP = ROOT / "__pycache__" / "numba-closures.txt"
 _COMPILED = ROOT / "__pycache__" / "numba-compiled.txt"
 # Seconds a first compile takes on the project's 2-core machine (benchmarks/compile_time.py): the
 # engine, each policy's chooser, and the kernel of a table (its loop, linked with its parts).
-COMPILE_SECONDS = {"engine": 16, "kernel": 3, "random": 0, "weighted": 4, "planner": 9,
+COMPILE_SECONDS = {"engine": 16, "kernel": 3, "random": 0, "weighted": 4, "planner": 9, "learned": 6,
                    "rollout": 4, "ismcts": 6}
 
 

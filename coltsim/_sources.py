@@ -22,12 +22,20 @@ def _compiled_modules() -> list[Path]:
             if b"njit" in path.read_bytes() or path.name in _CONSTANTS]
 
 
+def _contents(path: Path) -> bytes:
+    """A module's source and the data compiled into it: the file beside it of the same name
+    with a ``.json`` suffix (a learned policy's weights)."""
+    data = path.with_suffix(".json")
+    return path.read_bytes() + (data.read_bytes() if data.is_file() else b"")
+
+
 def source_hash() -> str:
-    """Hash of every module with compiled code and of the constants they read."""
+    """Hash of every module with compiled code, of the data compiled into them and of the
+    constants they read."""
     h = hashlib.sha1()
     for path in _compiled_modules():
         h.update(str(path.relative_to(ROOT)).encode())
-        h.update(path.read_bytes())
+        h.update(_contents(path))
     return h.hexdigest()[:12]
 
 
@@ -59,7 +67,7 @@ def closure_hashes() -> dict:
     while todo:
         path = todo.pop()
         if path not in graph:
-            own[path] = hashlib.sha1(path.read_bytes()).hexdigest()
+            own[path] = hashlib.sha1(_contents(path)).hexdigest()
             graph[path] = _imports(path)
             todo.extend(graph[path])
     out = {}

@@ -2,7 +2,7 @@
 
 A game is played by ``play_out``: find who decides, ask its policy, apply, until the game is
 over (the shape of OpenSpiel's ``evaluate_bots``).  Who answers is the *chooser* of the deciding
-seat (policies/builtin.py): ``choose(key, st, obs)`` looks up ``st.seat_policy[player]``, the
+seat (policies/builtin.py): ``choose(key, st, scratch)`` looks up ``st.seat_policy[player]``, the
 index of the seat's chooser in the table's *key*, a string naming the table's compiled policies
 in order (``"planner|ismcts:planner:planner"``; ``Seats.choosers`` joined by ``"|"``).
 
@@ -37,7 +37,7 @@ from .engine.scoring import RB_N, RG_N, score_game
 from .engine.setup import setup_game
 from .engine.state import (
     G_CHECKPOINT, G_DECISIONS, G_FAIL, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_TRACE,
-    init_table, new_states,
+    N_SCRATCH, init_table, new_states,
 )
 from .policies.builtin import CHOOSERS, POLICY_FUNCTIONS
 from .policies.catalog import PLAYOUT_NAMES, POLICIES
@@ -48,10 +48,11 @@ FAIL_ILLEGAL_OPTION = 64  # out_g[RG_FAIL]: a user policy returned an index outs
 
 
 @numba.njit(nogil=True)  # takes the user's function: compiled into each kernel (never cached)
-def choose_user(st, obs, policy):
+def choose_user(st, scratch, policy):
     """A user's ``policy`` (the policy signature) on a fresh observation of the deciding player;
     an answer outside ``[0, n)`` plays option 0 and marks the game ``FAIL_ILLEGAL_OPTION``."""
     player = st.game[G_PEND_PLAYER]
+    obs = scratch[0]
     observe(st, player, obs)
     n = st.game[G_PEND_N]
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
@@ -69,21 +70,21 @@ _functions: list = []  # the user policies of each table of this process ("@k" i
 
 def _chooser(code: str, functions: tuple):
     """The chooser of ``code`` in a table whose user policies are ``functions``, and what it
-    takes after ``(st, obs)``: a search its models' numbers, a user policy its function."""
+    takes after ``(st, scratch)``: a search its models' numbers, a user policy its function."""
     if code.startswith(USER):
         return choose_user, (functions[int(code[len(USER):])],)
     name, *models = code.split(":")
     return CHOOSERS[name], tuple(PLAYOUT_NAMES.index(m) for m in models)
 
 
-def choose(key, st, obs):
+def choose(key, st, scratch):
     """Ask the deciding seat's chooser among those of the table ``key``; returns an option index.
 
     Compiled, ``key`` is a constant and the answer a direct call of the seat's chooser (the
     overload below); this body is what runs with ``NUMBA_DISABLE_JIT=1``."""
     codes, functions = _table(key)
     chooser, models = _chooser(codes[st.seat_policy[st.game[G_PEND_PLAYER]]], functions)
-    return chooser(st, obs, *models)
+    return chooser(st, scratch, *models)
 
 
 def _table(key: str):
@@ -93,7 +94,7 @@ def _table(key: str):
 
 
 @overload(choose, jit_options={"nogil": True})
-def _choose_overload(key, st, obs):
+def _choose_overload(key, st, scratch):
     if not isinstance(key, types.StringLiteral):
         raise numba.errors.TypingError("choose: the table's key must be a compile-time constant")
     names = {}
@@ -106,8 +107,8 @@ def _choose_overload(key, st, obs):
         for j, x in enumerate(extra):  # a model's number is written in; a function is named
             names[f"x{i}_{j}"] = x
             args += f", {x}" if isinstance(x, int) else f", x{i}_{j}"
-        calls.append(f"c{i}(st, obs{args})")
-    lines = ["def impl(key, st, obs):",
+        calls.append(f"c{i}(st, scratch{args})")
+    lines = ["def impl(key, st, scratch):",
              "    i = st.seat_policy[st.game[G_PEND_PLAYER]]"]
     for i, call in enumerate(calls[:-1]):
         lines += [f"    if i == {i}:", f"        return {call}"]
@@ -158,19 +159,20 @@ _inlined = functools.partial(numba.njit, cache=False, nogil=True, inline="always
 
 
 @_inlined
-def play_out(key, check, st, obs, log):
-    """Play ``st`` to the end: find who decides, ask ``choose(key, st, obs)``, apply.
+def play_out(key, check, st, scratch, log):
+    """Play ``st`` to the end: find who decides, ask ``choose(key, st, scratch)``, apply.
 
-    ``obs`` is a scratch state for the deciding player's observation.  With ``check`` 1 the
-    invariants are checked whenever a card or an event resolves (``check_step``).  With a
-    ``log`` (not None), each step's notes go into it; returns the rows written."""
+    ``scratch`` holds the choosers' scratch states (an observation, copies to look ahead in).
+    With ``check`` 1 the invariants are checked whenever a card or an event resolves
+    (``check_step``).  With a ``log`` (not None), each step's notes go into it; returns the rows
+    written."""
     n = record_step(log, st, 0)  # the setup's note
     checked = -1
     while True:
         status = step(st)
         if status == STEP_DECISION:
             st.game[G_DECISIONS] += 1
-            apply(st, choose(key, st, obs))
+            apply(st, choose(key, st, scratch))
         elif status == STEP_OVER:
             return n
         checked = check_step(check, st, checked)
@@ -180,12 +182,12 @@ def play_out(key, check, st, obs, log):
 @_inlined
 def play_game(key, check, states, seed, game_index, lineup, log, out_b, out_g):
     """Deal and play game ``game_index`` of ``seed`` on the table of ``states[0]``
-    (``states[1]`` is the observation scratch) and score it into ``out_b``, ``out_g``;
+    (``states[1:]`` are the choosers' scratch) and score it into ``out_b``, ``out_g``;
     returns the log rows written."""
     st = states[0]
     st.game[G_TRACE] = log is not None
     setup_game(st, seed, game_index, lineup)
-    n = play_out(key, check, st, states[1], log)
+    n = play_out(key, check, st, states[1:], log)
     score_game(st, out_b, out_g)
     return n
 
@@ -233,8 +235,8 @@ def batch_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
 
         kernel(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g)
 
-    plays games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` on the two scratch
-    states ``states`` (``new_kernel_states()``); game ``g`` uses line-up
+    plays games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` on the states
+    ``states`` (``new_kernel_states()``); game ``g`` uses line-up
     ``lineups[g % len(lineups)]``; player ``p`` plays chooser ``seat_policy[p]`` with parameters
     ``params[p]`` under the rule options ``opts``.
 
@@ -279,8 +281,8 @@ def kernel_parts(kind: str, choosers: tuple) -> tuple:
 
 
 def new_kernel_states():
-    """The two scratch states a kernel plays on: the game, and its observations."""
-    return new_states(2)
+    """The states a kernel plays on: the game, and its choosers' scratch."""
+    return new_states(1 + N_SCRATCH)
 
 
 __all__ = ["FAIL_ILLEGAL_OPTION", "LOG_W", "RB_N", "RG_N", "batch_kernel", "choose",

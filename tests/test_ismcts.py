@@ -13,8 +13,8 @@ from coltsim.engine.rng import RNG_DECIDE, seed_streams
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import (
-    G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_ROUND, PH_STEAL, copy_state,
-    init_table, new_states,
+    G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_ROUND, N_SCRATCH, PH_STEAL,
+    copy_state, init_table, new_states,
 )
 from coltsim.policies import param_vector, resolve_policies
 from coltsim.playout import choose
@@ -166,7 +166,7 @@ def _true_values(states, reps, values):
             w = states[2]
             seed_streams(w.rng, w.rng.shape[0], r, i)
             apply(w, i)
-            play_until(w, PLAYOUT_GREEDY, states[3], w.game[G_N_ROUNDS])
+            play_until(w, PLAYOUT_GREEDY, states[3:], w.game[G_N_ROUNDS])
             values[i] += outcome(w, 0, 0.0, out_b, out_g) / reps
 
 
@@ -196,7 +196,7 @@ def _decisive_choices(states, seed, n_games, lineup, params, chosen, best, worst
                     best[k] = values[:n].max()
                     worst[k] = values[:n].min()
                     k += 1
-            apply(st, choose("weighted", st, obs))  # the greedy table's one chooser
+            apply(st, choose("weighted", st, states[3:]))  # the greedy table's one chooser
     return k
 
 
@@ -205,7 +205,7 @@ def test_the_search_finds_the_decisive_option():
     clearly loses (late in the game, little left hidden), the search takes a winning one."""
     seats = resolve_policies(4, "greedy")
     assert seats.choosers == ("weighted",)
-    states = new_states(4)
+    states = new_states(3 + N_SCRATCH)
     init_table(states[0], 4, Rules().to_array(), seats.seat_policy, seats.params)
     chosen, best, worst = np.zeros(10), np.zeros(10), np.zeros(10)
     k = _decisive_choices(states, 3, 200, np.full(4, -1, np.int64),

@@ -14,7 +14,7 @@ from coltsim.engine.state import (
     B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT,
     L_VALUE, L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
-    card_kind, copy_state, init_table, new_states,
+    N_SCRATCH, card_kind, copy_state, init_table, new_states,
 )
 from coltsim.playout import check_step, choose
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
@@ -43,15 +43,20 @@ CONFIGS = [
 
 # The search policies, with budgets small enough for the fast tier.
 SEARCH = {"rollout": {"budget": 6, "horizon": 1}, "ismcts": {"budget": 6, "horizon": 1}}
+# One policy of each chooser (greedy, weighted and the presets share theirs), and the key of a
+# table that compiles them all once: a test seats the ones it checks (seat_policy indexes KEY).
+CHOOSING = ("greedy", "planner", "learned", "rollout", "ismcts")
+KEY = "|".join(resolve_policies(6, ["random", *CHOOSING]).choosers)
 
-# Scratch states of the tests' kernels: states[GAME] is the game, the others its copies.
-GAME, OBS, COPY_A, COPY_B, WORLD, OBS2 = range(6)
+# Scratch states of the tests' kernels: states[GAME] is the game, the others its copies, and
+# states[SCRATCH:] the choosers' scratch (playout.choose).
+GAME, OBS, COPY_A, COPY_B, WORLD, OBS2, SCRATCH = range(7)
 
 
 def _state(players, rules, policy_ids, params=None, seed=0):
     """A table of ``players`` (scratch states: see GAME...) and a random line-up."""
     nb = players * (2 if players == 2 else 1)
-    states = new_states(6)
+    states = new_states(SCRATCH + N_SCRATCH)
     if params is None:
         params = np.zeros((players, 1))
     init_table(states[GAME], players, rules.to_array(), policy_ids, params)
@@ -78,7 +83,7 @@ def _checked_player(key):
                 while advance(st):
                     n = st.game[G_PEND_N]
                     kinds_seen[st.game[G_PEND_KIND]] += 1
-                    i = choose(key, st, states[OBS])
+                    i = choose(key, st, states[SCRATCH:])
                     if i < 0 or i >= n:
                         illegal += 1
                         i = 0
@@ -91,26 +96,30 @@ def _checked_player(key):
     return _checked_players[key]
 
 
-def _play_checked(seats, states, seed, first, n_games, lineup, kinds_seen):
-    return _checked_player("|".join(seats.choosers))(states, seed, first, n_games, lineup,
-                                                     kinds_seen)
+def _seated(players, rules, names, params=None):
+    """States of a table of KEY whose seats play ``names`` (cycled), and a random line-up."""
+    names = [names[p % len(names)] for p in range(players)]
+    seats = resolve_policies(players, names, params)
+    codes = KEY.split("|")
+    states, lineup = _state(players, rules, np.array([codes.index(seats.choosers[i])
+                                                      for i in seats.seat_policy]), seats.params)
+    return states, lineup
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
 def test_every_builtin_policy_answers_legally(players, rules):
     names = [n for n in POLICY_NAMES if n not in SEARCH]
     kinds = np.zeros(12, np.int64)
+    play = _checked_player(KEY)
     for k in range(len(names)):  # every policy at every seat, mixed with the others
         lineup_names = [names[(k + s) % len(names)] for s in range(players)]
-        seats = resolve_policies(players, lineup_names)
-        states, lineup = _state(players, rules, seats.seat_policy, seats.params)
-        illegal, broken = _play_checked(seats, states, 11, 100 * k, 60, lineup, kinds)
+        states, lineup = _seated(players, rules, lineup_names)
+        illegal, broken = play(states, 11, 100 * k, 40, lineup, kinds)
         assert illegal == 0, lineup_names
         assert broken == 0, lineup_names
     for name, cheap in SEARCH.items():  # a small budget and short playouts, in two seats
-        seats = resolve_policies(players, ([name, "greedy"] * players)[:players], {name: cheap})
-        states, lineup = _state(players, rules, seats.seat_policy, seats.params)
-        assert _play_checked(seats, states, 12, 0, 3, lineup, kinds) == (0, 0), name
+        states, lineup = _seated(players, rules, [name, "greedy"], {name: cheap})
+        assert play(states, 12, 0, 2, lineup, kinds) == (0, 0), name
     expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
     if rules.advanced:
         expected |= {10, 11}
@@ -234,7 +243,8 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
                         changed += not (np.array_equal(a.cards, b.cards)
                                         and np.array_equal(a.loot, b.loot)
                                         and np.array_equal(a.rounds, b.rounds))
-                        differ += choose(key, a, states[OBS]) != choose(key, b, states[OBS])
+                        differ += choose(key, a, states[SCRATCH:]) != \
+                            choose(key, b, states[SCRATCH:])
                         rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                         rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                         cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
@@ -247,13 +257,13 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
-@pytest.mark.parametrize("name", [n for n in POLICY_NAMES if n != "random"])
+@pytest.mark.parametrize("name", CHOOSING)  # (random reads nothing)
 def test_no_policy_reads_hidden_information(players, rules, name):
-    seats = resolve_policies(players, name, {name: SEARCH[name]} if name in SEARCH else None)
-    states, lineup = _state(players, rules, seats.seat_policy, seats.params)
+    states, lineup = _seated(players, rules, [name], {name: SEARCH[name]} if name in SEARCH
+                             else None)
     every, n_games = (7, 2) if name in SEARCH else (3, 6)
-    compared, differ, cheat_differ, changed = _same_decisions("|".join(seats.choosers), states,
-                                                              every, 5, n_games, lineup)
+    compared, differ, cheat_differ, changed = _same_decisions(KEY, states, every, 5, n_games,
+                                                              lineup)
     assert compared > 20
     assert changed > compared // 2  # the perturbation really changes hidden things
     assert cheat_differ > 0  # ... which a peeking policy notices
@@ -575,8 +585,8 @@ _deciders: dict = {}
 def _decide(key, st):
     """The answer of the table ``key``'s chooser of the deciding seat at ``st``."""
     if key not in _deciders:
-        _deciders[key] = numba.njit(lambda st, obs: choose(key, st, obs))
-    return _deciders[key](st, new_states(1)[0])
+        _deciders[key] = numba.njit(lambda st, scratch: choose(key, st, scratch))
+    return _deciders[key](st, new_states(N_SCRATCH))
 
 
 def test_default_reads_the_face_up_pile_and_nothing_face_down():

@@ -6,7 +6,8 @@ import pytest
 from coltsim import constants as K
 from coltsim.engine import flow
 from coltsim.engine.state import (
-    B_BULLETS, B_RECEIVED, G_FIRST, G_PHASE, G_ROUND, G_TURN, PH_OVER, PH_ROUND_START, Z_DECK,
+    B_BULLETS, B_RECEIVED, B_ROUND_LOOT, G_FIRST, G_PHASE, G_ROUND, G_TURN, PH_OVER,
+    PH_ROUND_START, Z_DECK,
     Z_HAND,
 )
 from coltsim.positions import (
@@ -248,7 +249,11 @@ def test_after_the_event_the_next_player_becomes_first_player(card):
     assert run_event(st, card) == []
     assert st.game[G_FIRST] == 0 and st.game[G_ROUND] == 2
     assert st.game[G_PHASE] == PH_ROUND_START
-    assert (st.bandit == bandits).all() and (st.loot == loot).all()  # no event on these cards
+    # No event on these cards: the bandits and the loot are as they were (the round's score
+    # is recorded, coltsim.results' score_after_r).
+    assert (st.bandit[:, :B_ROUND_LOOT] == bandits[:, :B_ROUND_LOOT]).all()
+    assert (st.loot == loot).all()
+    assert (st.bandit[:3, B_ROUND_LOOT + 1] == K.PURSE_VALUES[0]).all()  # the starting purses
 
 
 def test_the_game_ends_after_the_fifth_round():

@@ -162,6 +162,9 @@ STATE_DTYPE = np.dtype([
 ], align=True)
 
 
+N_SCRATCH = 3  # scratch states a chooser is handed: an observation and two for looking ahead
+
+
 def new_states(n: int = 1) -> np.ndarray:
     """``n`` zeroed states (a record array: ``states[i].game`` reads a field from Python too)."""
     return np.zeros(n, STATE_DTYPE).view(np.recarray)

@@ -9,17 +9,21 @@ Every policy, built-in or a user's, is a compiled function of one signature::
 ``params`` ``float64[N_PARAMS]`` the player's parameter row, ``rng`` ``uint64[1, 2]`` the
 player's own random stream (``RNG_DECIDE + player``).
 
-The playout loop asks a *chooser*: ``chooser(st, obs) -> int`` answers the pending decision of
-the state ``st`` for its deciding player, with ``obs`` a scratch state it may fill (an
-observation).  ``CHOOSERS`` names one per catalog ``Policy.chooser``:
+The playout loop asks a *chooser*: ``chooser(st, scratch) -> int`` answers the pending decision
+of the state ``st`` for its deciding player; ``scratch`` is an array of ``state.N_SCRATCH``
+states it may fill: ``scratch[0]`` for an observation, the others for looking ahead (copies
+of a position played on: ``state.copy_state(scratch, i, st)``).  ``CHOOSERS`` names one per
+catalog ``Policy.chooser``:
 
 - ``random`` is answered inline (one draw from the seat's stream, no observation: its model);
 - ``weighted`` plays ``greedy``, ``weighted`` and every preset of it (their weights are the
   seat's parameter row; all zeros: greedy's), and ``planner`` plays the planner: both read only
   what their player may know (view.py's rule), so they are handed the state itself (no copy;
   tests/test_policies.py checks that the answers are the same on an observation);
+- ``learned`` (no parameters: its chooser is its model) looks ahead on copies of the state in
+  ``scratch[1:]`` and values only what its player may know (learned.py);
 - the searches ``rollout`` and ``ismcts`` sample worlds from an observation built for them and
-  play the other seats inside them with models (models.py), given after ``(st, obs)`` as
+  play the other seats inside them with models (models.py), given after ``(st, scratch)`` as
   constants: a table's kernel compiles a search with the models its seat names, nothing else.
 
 A table's kernel compiles exactly the choosers of its seats (coltsim.playout).
@@ -29,7 +33,8 @@ from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
-from .models import model_random
+from .learned import learned_decide
+from .models import model_learned, model_random
 from .observe import observe
 from .planner import planner_policy
 from .rollout import rollout_policy
@@ -42,7 +47,7 @@ def random_policy(obs, kind, options, params, rng):
 
 
 @njit
-def choose_weighted(st, obs):
+def choose_weighted(st, scratch):
     """``greedy``, ``weighted`` and its presets: the greedy features under the seat's weights."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
@@ -51,7 +56,7 @@ def choose_weighted(st, obs):
 
 
 @njit
-def choose_planner(st, obs):
+def choose_planner(st, scratch):
     """The planner with the seat's weights (all zeros: its defaults)."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
@@ -60,10 +65,11 @@ def choose_planner(st, obs):
 
 
 @njit
-def choose_rollout(st, obs, playout):
+def choose_rollout(st, scratch, playout):
     """``rollout`` with model number ``playout`` (a constant) in every seat of its worlds."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
+    obs = scratch[0]
     observe(st, player, obs)
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
     return rollout_policy(obs, obs.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng,
@@ -71,11 +77,12 @@ def choose_rollout(st, obs, playout):
 
 
 @njit
-def choose_ismcts(st, obs, playout, opponents):
+def choose_ismcts(st, scratch, playout, opponents):
     """``ismcts`` with the models number ``playout`` (after the tree) and ``opponents`` (inside
     it), both constants."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
+    obs = scratch[0]
     observe(st, player, obs)
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
     return ismcts_policy(obs, obs.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng,
@@ -83,8 +90,8 @@ def choose_ismcts(st, obs, playout, opponents):
 
 
 CHOOSERS = {"random": model_random, "weighted": choose_weighted, "planner": choose_planner,
-            "rollout": choose_rollout, "ismcts": choose_ismcts}
+            "learned": model_learned, "rollout": choose_rollout, "ismcts": choose_ismcts}
 # The policy each chooser plays: where its code lives (coltsim's compile record, playout.py).
 POLICY_FUNCTIONS = {"random": model_random, "weighted": weighted_policy,
-                    "planner": planner_policy, "rollout": rollout_policy,
-                    "ismcts": ismcts_policy}
+                    "planner": planner_policy, "learned": learned_decide,
+                    "rollout": rollout_policy, "ismcts": ismcts_policy}

@@ -113,7 +113,7 @@ P_BUDGET = 0
 P_PLAYOUT = 1
 P_HORIZON = 2
 PLAYOUT_GREEDY = 0
-PLAYOUT_NAMES = ("greedy", "random", "planner")  # the models a search plays others with
+PLAYOUT_NAMES = ("greedy", "random", "planner", "learned")  # the models a search plays with
 DEFAULT_BUDGET = 64
 MAX_BUDGET = 100_000  # about 3 s a decision, minutes a game (docs/policies.md speeds)
 MAX_HORIZON = 8  # rules.MAX_ROUNDS
@@ -142,6 +142,9 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
     ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
 )  # tuned by self-play (docs/policies.md, benchmarks/tune_planner.py)
 register(Policy("planner", "planner", tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
+
+# --- learned (learned.py) ---------------------------------------------------------------------
+register(Policy("learned", "learned"))
 
 # --- ismcts (ismcts.py) -----------------------------------------------------------------------
 I_BUDGET = 0

@@ -37,10 +37,11 @@ from ..engine.flow import (
     DK_DISCARD, DK_FIRE, DK_KEEP, DK_MARSHAL, DK_MOVE, DK_PLAN, DK_PUNCH_DIR, DK_PUNCH_LOOT,
     DK_PUNCH_TARGET, DK_ROB,
 )
+from ..engine.rng import RNG_DECIDE
 from ..engine.state import (
-    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_MARSHAL, G_PEND_PLAYER, G_PILE_N,
-    G_T_TARGET, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose, card_kind,
-    card_owner,
+    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_MARSHAL, G_PEND_KIND, G_PEND_N,
+    G_PEND_PLAYER, G_PILE_N, G_T_TARGET, N_PARAMS, PILE_CARD, PILE_PLAYER, ability, caboose,
+    card_kind, card_owner,
 )
 from .catalog import (
     GREEDY, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
@@ -315,6 +316,15 @@ def _pick_best(obs, kind, options, rng):
             if rand_below(rng, ties) == 0:
                 chosen = i
     return chosen
+
+
+@njit
+def model_greedy(w, scratch):
+    """``greedy`` at the pending decision of ``w`` (any seat): the model of that name
+    (models.py), and the choices of ``learned``'s projections."""
+    p = w.game[G_PEND_PLAYER]
+    rng = w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+    return pick_best(w, w.game[G_PEND_KIND], w.options[:w.game[G_PEND_N]], GREEDY_WEIGHTS, rng)
 
 
 @njit

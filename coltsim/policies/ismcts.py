@@ -62,7 +62,8 @@ from .._jit import njit
 from ..engine.flow import advance, apply
 from ..engine.scoring import RB_N, RG_N
 from ..engine.state import (
-    G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states, copy_state,
+    G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states,
+    copy_state,
 )
 from .catalog import DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN
 from .models import call_model
@@ -236,6 +237,13 @@ def keep_better_half(alive, m, tree, total, edges):
 def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
     """Information-set MCTS over the player's own decisions, with the models number ``playout``
     and ``opponents`` (constants: models.py) (module docstring)."""
+    return ismcts_search(obs, kind, options, params, rng, playout, opponents, None)
+
+
+@njit
+def ismcts_search(obs, kind, options, params, rng, playout, opponents, stats):
+    """``ismcts_policy``, and with ``stats`` (``float64[n, 2]``, or None) each option's mean
+    outcome and playouts at the root: what a learner is taught (coltsim/learn)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
     budget = int(params[I_BUDGET]) if params[I_BUDGET] >= 1 else DEFAULT_ISMCTS_BUDGET
@@ -246,7 +254,8 @@ def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
     # Everything the search needs, allocated once for the decision.
-    worlds = alloc_states(3)  # the sampled world, the copy an option is played in, the models'
+    # The sampled world, the copy an option is played in, and the models' scratch.
+    worlds = alloc_states(2 + N_SCRATCH)
     tmp = np.empty(WORLD_SCRATCH_N, np.int64)
     tree = np.empty((_capacity(root_iterations(budget, n), n), T_N), np.int64)
     total = np.zeros(tree.shape[0])
@@ -277,7 +286,11 @@ def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
                 path[1] = edges[alive[j]]
                 apply(worlds[1], alive[j])
                 _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
-                      worlds[2], stop, out_b, out_g, rng)
+                      worlds[2:], stop, out_b, out_g, rng)
         spent += per * m
         m = keep_better_half(alive, m, tree, total, edges)
+    if stats is not None:
+        for i in range(n):
+            stats[i, 0] = _mean(tree, total, edges[i])
+            stats[i, 1] = tree[edges[i], T_VISITS]
     return alive[0]

@@ -2,7 +2,7 @@
 
 A search (rollout.py, ismcts.py) plays the seats of its sampled worlds with models: choosers of
 fixed parameters (``model(w, scratch) -> int``, the answer to the pending decision of the world
-``w`` for any seat; ``scratch`` a state it may use).  A model is named by its index in
+``w`` for any seat; ``scratch`` the states it may use, as a chooser's: builtin.py).  A model is named by its index in
 catalog.PLAYOUT_NAMES, always a constant: ``call_model(model, w, scratch)`` then compiles to a
 direct call of that model, and a search is compiled once for each model it is given, with that
 model only (numba specialises a function on a constant argument).
@@ -14,16 +14,9 @@ from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .catalog import PLAYOUT_NAMES
-from .heuristic import GREEDY_WEIGHTS, pick_best
+from .heuristic import model_greedy
+from .learned import WEIGHTS, learned_decide
 from .planner import DEFAULT_WEIGHTS, plan_with
-
-
-@njit
-def model_greedy(w, scratch):
-    """``greedy``."""
-    p = w.game[G_PEND_PLAYER]
-    rng = w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
-    return pick_best(w, w.game[G_PEND_KIND], w.options[:w.game[G_PEND_N]], GREEDY_WEIGHTS, rng)
 
 
 @njit
@@ -40,7 +33,14 @@ def model_planner(w, scratch):
     return plan_with(w, w.game[G_PEND_KIND], w.options[:w.game[G_PEND_N]], DEFAULT_WEIGHTS, rng)
 
 
-MODELS = dict(zip(PLAYOUT_NAMES, (model_greedy, model_random, model_planner)))
+@njit
+def model_learned(w, scratch):
+    """``learned`` with its trained weights."""
+    p = w.game[G_PEND_PLAYER]
+    return learned_decide(w, scratch, WEIGHTS, w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+
+
+MODELS = dict(zip(PLAYOUT_NAMES, (model_greedy, model_random, model_planner, model_learned)))
 
 
 def call_model(model, w, scratch):

@@ -33,7 +33,7 @@ from .._jit import njit
 from ..engine.flow import advance, apply
 from ..engine.scoring import RB_N, RB_TEAM_SCORE, RB_WIN, RG_N, RG_N_WINNERS, score_game
 from ..engine.state import (
-    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_PLAYER, G_ROUND, alloc_states, copy_state,
+    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states, copy_state,
 )
 from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON
 from .models import call_model
@@ -46,7 +46,7 @@ MARGIN_WEIGHT = 0.05
 @njit
 def play_until(w, model, scratch, stop_round):
     """Play ``w`` with model number ``model`` (a constant: models.py) in every seat
-    (``scratch``: its scratch state) until the game ends or round ``stop_round`` begins."""
+    (``scratch``: its scratch states) until the game ends or round ``stop_round`` begins."""
     while advance(w):
         if w.game[G_ROUND] >= stop_round:
             return
@@ -82,7 +82,7 @@ def rollout_policy(obs, kind, options, params, rng, playout):
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
     samples = max(1, budget // n)
-    scratch = alloc_states(3)  # a sampled world, the trial played out from it, the model's scratch
+    scratch = alloc_states(2 + N_SCRATCH)  # a sampled world, the trial played from it, the model's
     world = scratch[0]
     trial = scratch[1]
     out_b = np.zeros((K.MAX_BANDITS, RB_N), np.int32)
@@ -93,7 +93,7 @@ def rollout_policy(obs, kind, options, params, rng, playout):
         for i in range(n):
             copy_state(scratch, 1, world)
             apply(trial, i)
-            play_until(trial, playout, scratch[2], stop)
+            play_until(trial, playout, scratch[2:], stop)
             total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
     best = 0
     ties = 0
