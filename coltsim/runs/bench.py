@@ -21,7 +21,7 @@ import numpy as np
 from ..engine.scoring import RB_N, RG_N
 from ..playout import batch_kernel, new_kernel_states
 from ..setting import make_setting
-from .chunk import resolve_seats
+from .chunk import call_kernel, resolve_seats
 from .options import available_cores, check_games_in_memory, check_workers
 
 # Run in a subprocess: time the import and first call of the batch kernel.
@@ -77,7 +77,8 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     # Load or compile before the clock starts.
     states, out_b, out_g = buffers[0]
     kernel = batch_kernel(seats.choosers, seats.functions)
-    kernel(states, seed, 0, *args, out_b[:1], out_g[:1])
+    call_kernel(kernel, (states, seed, 0, *args, out_b[:1], out_g[:1]), setting.policies,
+                seats.functions)
     bounds = [games * k // workers for k in range(workers + 1)]
 
     def block(k):

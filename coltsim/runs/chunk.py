@@ -101,14 +101,20 @@ def play_batch(job: ChunkJob, first: int, out_b: np.ndarray, out_g: np.ndarray) 
     naming it among the job's policies."""
     args = (new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
             job.opts, out_b, out_g)
-    kernel = batch_kernel(job.choosers, job.functions, job.check)
-    if not job.functions:
+    call_kernel(batch_kernel(job.choosers, job.functions, job.check), args, job.policies,
+                job.functions)
+
+
+def call_kernel(kernel, args, policies, functions) -> None:
+    """``kernel(*args)``; with user policies at the table (``functions``), an error compiling
+    or playing them is a ``ValueError`` naming them among ``policies``."""
+    if not functions:
         kernel(*args)
         return
     try:
         kernel(*args)
     except Exception as e:
-        raise _user_policy_error(job.policies, e) from None
+        raise _user_policy_error(policies, e) from None
 
 
 def _user_policy_error(policies, e: Exception) -> ValueError:
