@@ -413,3 +413,23 @@ def test_the_printed_rules_are_named_so_and_only_they(text, names):
     from coltsim.study.labels import setting_names
 
     assert setting_names(parse('name = "x"\ngames = 3\n' + text).settings) == names
+
+
+# --- the bandit a question is about --------------------------------------------------------------
+def test_focus_names_one_bandit_or_several():
+    assert parse(GOOD).focus == ()
+    assert parse('focus = "cheyenne"\n' + GOOD).focus == ("cheyenne",)
+    assert parse('focus = ["doc", "belle"]\n' + GOOD).focus == ("doc", "belle")
+
+
+@pytest.mark.parametrize("line, words", [
+    ('focus = "zorro"', "unknown bandit 'zorro'; allowed: ghost, belle, cheyenne, tuco, "
+                        "django, doc"),
+    ('focus = ["doc", "doc"]', "'doc' is listed twice"),
+    ('focus = []', "must be a bandit's name or a list of names"),
+    ('focus = "django"', "django plays in no setting"),
+])
+def test_focus_mistakes(line, words):
+    text = f'name = "x"\ngames = 3\n{line}\n[[settings]]\nplayers = 2\n' \
+           'lineup = ["ghost", "belle", "tuco", "doc"]\n'
+    assert f": focus: {words}" in error_of(text)

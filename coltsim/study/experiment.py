@@ -17,6 +17,9 @@ Every key, every rule option and two worked examples: docs/experiments.md.  In s
     ladder = ["greedy", "rollout"]  # optional: play every setting with each of these policies
                                     # in every seat, weakest first; the report gives every answer
                                     # per policy and says which hold for the two strongest
+    focus = "cheyenne"              # optional: the bandit (or a list) the question is about; the
+                                    # headline gives its effect first, and how each comparison
+                                    # moves it
     output = "reports/rule_whatif"  # default: reports/<name>
     backend = "loky"                # loky, threading or dask
     workers = 2                     # default: every core
@@ -70,6 +73,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import constants as K
 from ..policies import catalog
 from ..rules import ABILITIES_OFF, option_names
 from ..runs.options import (
@@ -85,7 +89,7 @@ MAX_PRECISION = 0.5  # a half-width of 50 points says nothing
 CORRECTIONS = ("holm", "bh")
 TOP_KEYS = ("name", "description", "seed", "games", "precision", "max_games", "analyses",
             "correction", "output", "backend", "scheduler", "workers", "rules", "sweep",
-            "settings", "policy_params", "ladder")
+            "settings", "policy_params", "ladder", "focus")
 SWEEP_KEYS = ("label", "players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
 # Old spellings, refused with the new one.
@@ -122,6 +126,7 @@ class Experiment:
     ladder: tuple = ()  # policy names, weakest first, each played in every seat of every setting
     precision: float | None = None  # target half-width of the headline's win-rate intervals
     max_games: int | None = None  # with precision: games per setting at most
+    focus: tuple = ()  # bandit names the question is about (the headline answers for them first)
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:
@@ -222,6 +227,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
                               "e.g. [policy_params.weighted]")
 
     ladder = _ladder(source, data.get("ladder"))
+    focus = _focus(source, data.get("focus"))
     base_rules = data.get("rules", {})
     if not isinstance(base_rules, dict):
         raise ExperimentError(f"{source}: rules: must be a table of rule options; allowed "
@@ -260,12 +266,16 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         if policy not in used:
             raise ExperimentError(f"{source}: policy_params.{policy}: no setting plays this "
                                   f"policy; used: {', '.join(sorted(used))}")
+    for bandit in focus:
+        if not any(_may_play(s, bandit) for s in settings):
+            raise ExperimentError(f"{source}: focus: {bandit} plays in no setting (every "
+                                  "line-up names its bandits without them)")
     if "compare" in analyses and "analyses" in data and len(settings) < 2:
         raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
                               "this experiment has one")
     return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
                       Path(output), backend, scheduler, workers, source, text, ladder, precision,
-                      max_games)
+                      max_games, focus)
 
 
 # --- pieces ----------------------------------------------------------------------------------
@@ -346,6 +356,30 @@ def _ladder(source, value) -> tuple:
         if value.count(p) > 1:
             raise ExperimentError(f"{source}: ladder: {p!r} is listed twice")
     return tuple(value)
+
+
+def _focus(source, value) -> tuple:
+    """The bandits the question is about: one name or a list of names."""
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    allowed = ", ".join(K.BANDIT_NAMES)
+    if not isinstance(names, list) or not names:
+        raise ExperimentError(f"{source}: focus: must be a bandit's name or a list of names; "
+                              f"allowed: {allowed}")
+    for name in names:
+        if name not in K.BANDIT_NAMES:
+            raise ExperimentError(f"{source}: focus: unknown bandit {name!r}; allowed: "
+                                  f"{allowed}")
+        if names.count(name) > 1:
+            raise ExperimentError(f"{source}: focus: {name!r} is listed twice")
+    return tuple(names)
+
+
+def _may_play(setting: Setting, bandit: str) -> bool:
+    """Whether ``bandit`` can be at the table of ``setting`` (named, or drawn at random)."""
+    lineup = setting.lineup
+    return not isinstance(lineup, tuple) or bandit in lineup or "random" in lineup
 
 
 def _as_list(value):

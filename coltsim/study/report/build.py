@@ -74,9 +74,11 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
     if correction not in CORRECTIONS or correction == "none":
         raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh")
 
-    ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses)
+    ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses,
+                  focus=experiment.focus if experiment else ())
     for a in analyses:
         sections.BY_ANALYSIS[a].analyse(ctx)
+    sections.headline.analyse(ctx)
     ctx.family.adjust()
     headline = sections.headline.build(ctx, sections.headline.compute(ctx))
     if experiment is not None and experiment.precision is not None:

@@ -115,6 +115,7 @@ class Context:
     analyses: tuple
     family: Family = None
     cache: dict = field(default_factory=dict)
+    focus: tuple = ()  # the bandits the experiment's question is about
 
     def __post_init__(self):
         if self.correction not in CORRECTIONS or self.correction == "none":

@@ -1,11 +1,13 @@
-"""The headline: the answer to the experiment's question, per setting and per player count, in
-the order of the experiment's analyses, then the figures of the answer (against the swept value
-for a numeric sweep) and the table behind it (``tables/headline.csv``: one row per setting and
-player count, one per comparison, one per policy at a mixed table)."""
+"""The headline: the answer to the experiment's question, per setting and per player count: the
+focus bandits first (the experiment's ``focus``), then in the order of the experiment's
+analyses, then the figures of the answer (against the swept value for a numeric sweep) and the
+table behind it (``tables/headline.csv``: one row per setting and player count, one per
+comparison, each once per focus bandit, one per policy at a mixed table)."""
 from __future__ import annotations
 
 import pandas as pd
 
+from ....analysis import balance
 from ....analysis.headline import (
     DEPENDS, INCONCLUSIVE, PRECISION_ANALYSES, ROBUST, answers, games_per_setting,
     interval_widths,
@@ -22,6 +24,17 @@ from .compare import verdict
 MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
 
 
+def analyse(ctx: Context) -> None:
+    """The focus bandits' effects and their changes between compared settings (tests of the
+    report's family)."""
+    if not ctx.focus or not ctx.design.uniform:
+        return
+    f, lvl, corr = ctx.f, ctx.level, ctx.correction
+    effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
+    ctx.table("focus_changes", lambda: balance.effect_changes(effects, ctx.design.pairs(),
+                                                              ctx.focus))
+
+
 def compute(ctx: Context) -> pd.DataFrame:
     """The headline table (after the family of tests is adjusted)."""
     tables = {k: (v.table if hasattr(v, "table") else v) for k, v in ctx.cache.items()}
@@ -32,7 +45,7 @@ def compute(ctx: Context) -> pd.DataFrame:
     if "cards" in tables:
         cards = tables["cards"]
         tables["cards"] = cards[cards["significant"]]
-    table = answers(tables, ctx.design)
+    table = answers(tables, ctx.design, ctx.focus)
     if "gunslinger_bonus" in ctx.design.settings:  # a $0 title decides nothing
         unpaid = set(ctx.design.settings.loc[
             ctx.design.settings["gunslinger_bonus"].astype(int) == 0, "setting"])
@@ -44,17 +57,26 @@ def compute(ctx: Context) -> pd.DataFrame:
 
 def build(ctx: Context, table: pd.DataFrame) -> list:
     table.to_csv(ctx.w.out_dir / "tables" / "headline.csv", index=False)
-    blocks = []
+    blocks = _focus(ctx, table)
+    full, table = table, once(table, ctx.focus)
     for analysis in ctx.analyses:
         blocks += SENTENCES[analysis](ctx, table)
     blocks += figures(ctx, table)
     settings = table[table["kind"] == "setting"]
     if len(settings):
-        blocks.append(_settings_table(ctx, table, settings))
+        blocks.append(_settings_table(ctx, full, settings))
     comparisons = table[table["kind"] == "comparison"]
     if len(comparisons):
-        blocks.append(_comparisons_table(ctx, table, comparisons))
+        blocks.append(_comparisons_table(ctx, full, comparisons))
     return blocks
+
+
+def once(table: pd.DataFrame, focus) -> pd.DataFrame:
+    """The headline's rows once each: with several focus bandits, the setting and comparison
+    rows of the first."""
+    if len(focus) < 2:
+        return table
+    return table[table["focus"].isna() | (table["focus"] == focus[0])]
 
 
 def precision_note(ctx: Context, target: float, cap: int) -> str:
@@ -81,6 +103,51 @@ def precision_note(ctx: Context, target: float, cap: int) -> str:
 
 
 # --- sentences ---------------------------------------------------------------------------------
+def _focus(ctx: Context, table: pd.DataFrame) -> list:
+    """The focus bandits first: each one's effect per setting, then how each comparison moves
+    it (paired, on the same deals)."""
+    effects = ctx.table("effects").table if "effects" in ctx.cache else None
+    changes = ctx.table("focus_changes") if "focus_changes" in ctx.cache else None
+    many_policies = len(ctx.design.policies) > 1
+    out = []
+    for name in ctx.focus:
+        rows = table[(table["kind"] == "setting") & (table["focus"] == name)
+                     & table["focus_effect"].notna()]
+        for (condition, policy), g in _groups(rows):
+            parts = [f"{r['players']} players "
+                     + pp_ci(r["focus_effect"], r["focus_lo"], r["focus_hi"])
+                     + ("" if _significant(effects, r["setting"], name) else
+                        ", not significant") for _, r in g.iterrows()]
+            where = _where(ctx, condition, policy)
+            out.append(f"{bandit(name)}'s win rate against the average bandit (percentage "
+                       "points, 95% CI)" + (f", {where}" if where else "") + ": "
+                       + "; ".join(parts) + ".")
+        if not len(rows):
+            out.append(f"{bandit(name)} plays in none of the settings that seat one policy.")
+        moved = table[(table["kind"] == "comparison") & (table["focus"] == name)
+                      & table["focus_effect"].notna()]
+        for (condition, base, policy), g in moved.groupby(
+                ["condition", "baseline_condition", "policy"], sort=False):
+            parts = []
+            for _, r in g.iterrows():
+                c = _one_change(changes, r["baseline"], r["setting"], name)
+                parts.append(f"{r['players']} players {pp(c['baseline_effect'])} → "
+                             f"{pp(c['effect'])}, "
+                             f"{pp_ci(r['focus_effect'], r['focus_lo'], r['focus_hi'])}"
+                             + ("" if c["significant"] else ", not significant"))
+            out.append(f"{bandit(name)}'s effect, {condition} against {base}"
+                       + (f" ({policy} players" if many_policies else " (")
+                       + (", " if many_policies else "") + "same deals; change in "
+                       "percentage points, 95% CI): " + "; ".join(parts) + ".")
+    return out
+
+
+def _one_change(changes: pd.DataFrame, baseline, setting, name) -> pd.Series:
+    hit = changes[(changes["baseline"] == baseline) & (changes["setting"] == setting)
+                  & (changes["bandit"] == name)]
+    return hit.iloc[0]
+
+
 # Up to this many groups of rows (a condition and policy, over its player counts) are told one
 # sentence each; more are summed up in one sentence, the table below giving every row.
 MAX_GROUPS = 3
@@ -420,10 +487,26 @@ def _axis_label(ax, axis):
 
 
 # --- tables ------------------------------------------------------------------------------------
+def _focus_cells(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame, unit: str) -> dict:
+    """A column per focus bandit: its effect (a setting row) or the change of its effect (a
+    comparison row) with its interval, from the headline rows of that bandit."""
+    cells = {}
+    def key(r):
+        return r.kind, r.setting, r.baseline if isinstance(r.baseline, str) else ""
+
+    for name in ctx.focus:
+        mine = {key(r): pp_ci(r.focus_effect, r.focus_lo, r.focus_hi)
+                for r in table[table["focus"] == name].itertuples()}
+        cells[f"{bandit(name)}, {unit} (95% CI)"] = [mine.get(key(r), "")
+                                                    for r in rows.itertuples()]
+    return cells
+
+
 def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
     display = {"setting": rows["condition"], "players": rows["players"]}
     if len(ctx.design.policies) > 1:
         display["policy"] = rows["policy"]
+    display.update(_focus_cells(ctx, table, rows, "pp"))
     if rows["strongest"].notna().any():
         display["strongest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
                                      for b, e in zip(rows["strongest"], rows["strongest_effect"])]
@@ -458,6 +541,7 @@ def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) ->
                "players": rows["players"]}
     if len(ctx.design.policies) > 1:
         display["policy"] = rows["policy"]
+    display.update(_focus_cells(ctx, table, rows, "change, pp"))
     if rows["spread_change"].notna().any():
         display["spread, pp"] = [f"{_points(a)} → {_points(b)}" for a, b in
                                  zip(rows["baseline_spread"], rows["spread"])]
