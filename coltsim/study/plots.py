@@ -23,7 +23,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from ..analysis.frames import BANDITS
 from ..analysis.metrics import GAME_METRICS
@@ -404,28 +404,65 @@ def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None
     for _, r in t.iterrows():
         grid[ci[r["card"]], bi[r["bandit"]]] = 100 * r["effect"]
         sig[ci[r["card"]], bi[r["bandit"]]] = bool(r["significant"])
-    # At least +-3 points of scale, so that noise in a fair game stays pale.
-    limit = max(np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 0.0, 3.0)
-    image = ax.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
-    texts = []
-    for i in range(len(cards)):
-        for j in range(len(bandits)):
-            if np.isfinite(grid[i, j]):
-                dark = abs(grid[i, j]) > 0.6 * limit
-                texts.append(ax.text(j, i, signed(grid[i, j]) + ("*" if sig[i, j] else ""),
-                                     ha="center", va="center", fontsize="x-small",
-                                     color="white" if dark else "black",
-                                     fontweight="bold" if sig[i, j] else "normal"))
-    ax.set_xticks(range(len(bandits)))
-    ax.set_xticklabels([b.title() for b in bandits])
-    ax.set_yticks(range(len(cards)))
-    ax.set_yticklabels([card_label(c) for c in cards])
+    texts = [signed(v) + ("*" if s else "") for v, s in zip(grid.ravel(), sig.ravel())]
+    artists = _heatmap(ax, grid, texts, sig, [b.title() for b in bandits],
+                       [card_label(c) for c in cards], "change in win rate (percentage points)")
     ax.set_xlabel("bandit")
     ax.set_ylabel("card in the deck")
     label = t["label"].iloc[0] if len(t) else setting
     ax.set_title(f"{title}\n{wrap(label, 50)}", fontsize="medium")
-    bar = ax.figure.colorbar(image, ax=ax, label="change in win rate (percentage points)")
-    return {"image": image, "texts": texts, "colorbar": bar}
+    return artists
+
+
+def plot_head_to_head(ax, table: pd.DataFrame, setting: str | None = None,
+                      policy: str | None = None, title: str = ""):
+    """The matrix of :func:`head_to_head.head_to_head` for one setting (and policy): how often
+    the bandit of the row finishes ahead of the bandit of the column when both are at the
+    table (percent, shared ranks counted one half); blue above 50%, red below, ``*`` where the
+    95% interval excludes 50%."""
+    setting = setting or table["setting"].iloc[0]
+    t = table[table["setting"] == setting]
+    if policy is not None:
+        t = t[t["policy"] == policy]
+    bandits = _ordered(list(t["bandit"]) + list(t["opponent"]), BANDITS)
+    at = {b: i for i, b in enumerate(bandits)}
+    grid = np.full((len(bandits), len(bandits)), np.nan)
+    clear = np.zeros_like(grid, bool)
+    for r in t.itertuples():
+        grid[at[r.bandit], at[r.opponent]] = 100 * r.rate
+        clear[at[r.bandit], at[r.opponent]] = r.lo > 0.5 or r.hi < 0.5
+    texts = [f"{v:.0f}" + ("*" if c else "") for v, c in zip(grid.ravel(), clear.ravel())]
+    names = [b.title() for b in bandits]
+    artists = _heatmap(ax, grid, texts, clear, names, names, "finishes ahead (%)", centre=50)
+    ax.set_xlabel("against")
+    ax.set_ylabel("bandit")
+    label = t["label"].iloc[0] if len(t) else setting
+    ax.set_title(title or wrap(label, 50), fontsize="medium")
+    return artists
+
+
+def _heatmap(ax, grid: np.ndarray, texts: list, bold: np.ndarray, columns: list, rows: list,
+             colour_label: str, centre: float = 0.0) -> dict:
+    """A diverging heatmap of ``grid`` (centred on ``centre``, at least +-3 of scale so that
+    noise stays pale), each finite cell labelled with its entry of ``texts`` (bold where
+    ``bold``)."""
+    grid = grid - centre
+    limit = max(np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 0.0, 3.0)
+    image = ax.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
+    labels = []
+    for (i, j), value in np.ndenumerate(grid):
+        if np.isfinite(value):
+            labels.append(ax.text(j, i, texts[i * grid.shape[1] + j], ha="center",
+                                  va="center", fontsize="x-small",
+                                  color="white" if abs(value) > 0.6 * limit else "black",
+                                  fontweight="bold" if bold[i, j] else "normal"))
+    ax.set_xticks(range(len(columns)))
+    ax.set_xticklabels(columns)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows)
+    bar = ax.figure.colorbar(image, ax=ax, label=colour_label,
+                             format=FuncFormatter(lambda v, _: f"{v + centre:g}"))
+    return {"image": image, "texts": labels, "colorbar": bar}
 
 
 def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,

@@ -52,8 +52,8 @@ def build(ctx: Context) -> Section:
                                   zip(spreads["strongest"], spreads["strongest_effect"])],
                     "weakest": [f"{bandit(b)} {pp(e)}" for b, e in
                                 zip(spreads["weakest"], spreads["weakest_effect"])],
-                    "spread (95% CI)": [pp_ci(*r) for r in spreads[["spread", "lo", "hi"]]
-                                        .itertuples(index=False)]}),
+                    "spread (95% CI)": [pp_ci(*r, signed=False) for r in spreads[
+                        ["spread", "lo", "hi"]].itertuples(index=False)]}),
                 note="The two are picked after looking, so a spread leans slightly high."),
         w.table("balance_effects", "Bandit effects on the win rate (percentage points)",
                 effects, pd.DataFrame({

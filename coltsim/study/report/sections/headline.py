@@ -398,8 +398,30 @@ def _round_cards(ctx: Context, table: pd.DataFrame) -> list:
     return out
 
 
+def _head_to_head(ctx: Context, table: pd.DataFrame) -> list:
+    """The most one-sided pair of each setting."""
+    pairs = ctx.table("head_to_head")
+    pairs = pairs[pairs["rate"] >= 0.5]
+    out = []
+    groups = _groups(pairs)
+    for (condition, policy), g in groups[:MAX_GROUPS]:
+        parts = []
+        for players, rows in g.groupby("players", sort=False):
+            top = rows.loc[rows["rate"].idxmax()]
+            parts.append(f"{players} players: {bandit(top['bandit'])} ahead of "
+                         f"{bandit(top['opponent'])} in "
+                         f"{pct_ci(top['rate'], top['lo'], top['hi'])} of their games")
+        out.append(_lead(_where(ctx, condition, policy), "the most one-sided pair of bandits "
+                         "at the same table (95% CI)") + "; ".join(parts) + ".")
+    if len(groups) > MAX_GROUPS:
+        out.append(f"Every pair of every setting: the head-to-head section "
+                   f"({len(groups) - MAX_GROUPS} more conditions and policies).")
+    return out
+
+
 SENTENCES = {"balance": _balance, "compare": _compare, "policies": _policies,
-             "gunslinger": _gunslinger, "seats": _seats, "round_cards": _round_cards}
+             "head_to_head": _head_to_head, "gunslinger": _gunslinger, "seats": _seats,
+             "round_cards": _round_cards}
 
 
 # --- figures -----------------------------------------------------------------------------------
