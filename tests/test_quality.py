@@ -8,6 +8,7 @@ import statsmodels.api as sm
 from coltsim.analysis import quality as Q
 from coltsim.analysis.frames import concat_results
 from coltsim.analysis.stats import paired_ratio_difference, ratio_estimate
+from coltsim.study.report import build_report
 from tests.handbuilt import hand_built
 
 
@@ -91,16 +92,21 @@ def test_without_the_round_scores_only_the_margin_is_known():
     assert Q.quality_changes(f, []).empty
 
 
-def test_changes_are_paired_on_the_same_deals():
-    """The same four deals under a variant where every game is decided after round 1 and
-    nothing fizzles: each change is the mean of the per-deal differences."""
+def two_conditions():
+    """The games above, and the same four deals under a variant where Ghost leads from the
+    first round and nothing fizzles."""
     variant = [[dict(b, rank=1 if b["bandit"] == "ghost" else 2,
                      rounds=[1000] * 3 if b["bandit"] == "ghost" else [0] * 3,
                      score=1000 if b["bandit"] == "ghost" else 0, fizzled=0)
                 for b in game] for game in GAMES]
     f = concat_results(hand_built(GAMES, setting="a"), hand_built(variant, setting="b"))
-    f.settings["gunslinger_bonus"] = [1000, 0]  # two conditions
-    c = Q.quality_changes(f).set_index("quantity")
+    f.settings["gunslinger_bonus"] = [1000, 0]
+    return f
+
+
+def test_changes_are_paired_on_the_same_deals():
+    """Each change is the mean of the per-deal differences."""
+    c = Q.quality_changes(two_conditions()).set_index("quantity")
     assert c.loc["decided_round", "difference"] == pytest.approx(1 - 2.5)
     assert c.loc["lead_changes", "difference"] == pytest.approx(0 - 1.25)
     assert c.loc["fizzled", "difference"] == pytest.approx(0 - 7 / 55)
@@ -151,3 +157,15 @@ def test_quality_of_synthetic_results_without_the_engine_columns(tmp_path):
     q = Q.quality(synthetic_results((3, 4), 200, seed=1))
     assert len(q) == 2 and q["margin"].gt(0).all() and q["lead_changes"].isna().all()
     assert isinstance(q, pd.DataFrame)
+
+
+def test_a_report_gives_the_quality_table_and_its_changes_in_the_headline(tmp_path):
+    build_report(two_conditions(), out_dir=tmp_path, analyses=["quality"], dpi=30)
+    q = pd.read_csv(tmp_path / "tables" / "quality.csv").set_index("setting")
+    assert list(q.columns) == Q.COLUMNS[1:]
+    assert (q.loc["a", "lead_changes"], q.loc["b", "decided_round"]) == (1.25, 1)
+    h = pd.read_csv(tmp_path / "tables" / "headline.csv")
+    (change,) = h[h["kind"] == "comparison"].itertuples()
+    assert change.decided_round == pytest.approx(-1.5) and change.fizzled < 0
+    assert (tmp_path / "figures" / "quality.png").exists()
+    assert "decided round" in (tmp_path / "report.md").read_text()

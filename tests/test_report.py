@@ -50,13 +50,13 @@ EXPECTED_FIGURES = {
     "headline_spread", "balance_effects", "balance_win_rates", "balance_scores", "balance_loot",
     "seats_order", "gunslinger_shares", "gunslinger_by_bandit", "cards_mean_score",
     "cards_other_metrics", "cards_by_bandit", "cards_by_position", "compare_bandits",
-    "compare_actions", "compare_seats", "head_to_head",
+    "compare_actions", "compare_seats", "head_to_head", "quality",
 }
 EXPECTED_TABLES = {
     "headline", "settings", "balance_effects", "balance_spreads", "balance_win_rates",
     "balance_score_effects", "balance_scores", "seats_order", "gunslinger_summary",
     "gunslinger_by_bandit", "cards_effects", "cards_by_bandit", "cards_by_position", "compare",
-    "compare_play", "compare_spreads", "head_to_head",
+    "compare_play", "compare_spreads", "head_to_head", "quality", "quality_changes",
 }
 
 

@@ -10,6 +10,9 @@ its headline answers exactly that, never pooled over what is compared:
   policy, on the same deals): the spread before and after and its change with a paired interval,
   the change in mean score and in the Gunslinger's decisiveness, the bandit whose win rate moves
   most, and whether the players reacted at all (share of games played differently);
+- with the ``quality`` analysis, the game-quality metrics (coltsim.analysis.quality: lead
+  changes, decided round, comebacks, margin, cards that did nothing) of every setting row, and
+  their paired changes on every comparison row (the same columns);
 - one ``policy`` row per policy at each mixed table: its share of the victories per seat.
 
 With a ``focus`` (the bandits an experiment's question is about), every setting row gives the
@@ -33,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import balance, compare, gunslinger, round_cards, seats
+from . import balance, compare, gunslinger, quality, round_cards, seats
 from .design import Design, design_of
 from .frames import Results, as_results
 from .stats import LEVEL
@@ -58,6 +61,7 @@ COLUMNS = [
     "gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi",
     "first_player_edge", "first_player_edge_lo", "first_player_edge_hi",
     "top_card", "top_card_effect", "top_card_lo", "top_card_hi",
+    *(f"{m}{suffix}" for m in quality.METRICS for suffix in ("", "_lo", "_hi")),
     "win_share", "win_share_lo", "win_share_hi", "fair_share",
     "robust",
 ]
@@ -97,6 +101,10 @@ def compute(f, design: Design, analyses, level: float = LEVEL,
         tables["cards"] = round_cards.card_effects(f, ["mean_score"], level, correction)
     if "policies" in analyses and design.tables():
         tables["policies"] = table_shares(f, design, level)
+    if "quality" in analyses:
+        games = quality.game_quality(f)
+        tables["quality"] = quality.quality(f, level, games)
+        tables["quality_changes"] = quality.quality_changes(f, pairs, level, games)
     return tables
 
 
@@ -231,6 +239,9 @@ def _setting_row(r, tables: dict) -> dict:
     if fp is not None:
         row.update(first_player_edge=fp["vs_fair"], first_player_edge_lo=fp["lo"] - fp["fair_share"],
                    first_player_edge_hi=fp["hi"] - fp["fair_share"])
+    q = _one(tables.get("quality"), setting=r.setting)
+    if q is not None:
+        row.update({c: q[c] for m in quality.METRICS for c in (m, f"{m}_lo", f"{m}_hi")})
     cards = tables.get("cards")
     if cards is not None:
         c = cards[(cards["setting"] == r.setting) & (cards["metric"] == "mean_score")]
@@ -271,6 +282,12 @@ def _comparison_row(base: str, other: str, design: Design, tables: dict) -> dict
             row.update(bandit_change_bandit=top["quantity"].split(":", 1)[1],
                        bandit_change=top["difference"], bandit_change_lo=top["lo"],
                        bandit_change_hi=top["hi"])
+    changes = tables.get("quality_changes")
+    if changes is not None:
+        for m in changes[(changes["baseline"] == base) & (changes["setting"] == other)] \
+                .itertuples():
+            row.update({m.quantity: m.difference, f"{m.quantity}_lo": m.lo,
+                        f"{m.quantity}_hi": m.hi})
     play = _one(tables.get("play"), baseline=base, setting=other)
     if play is not None:
         row.update(played_differently=play["changed_rate"],

@@ -43,14 +43,14 @@ from .stats import (
 SCORE_AFTER = re.compile(r"^score_after_(\d+)$")
 # The action cards a players table counts as resolved (each bandit's), and those that did nothing.
 RESOLVED = ("moves", "floor_changes", "robberies", "punches", "marshal_moves", "fires")
-# name -> (words with the unit, kind): "mean" per game, "share" of the victory per game, "ratio"
-# of the cards resolved.
+# name -> (words, kind): "mean" per game, "share" of the victory per game, "ratio" of the cards
+# resolved (the module docstring says what each counts).
 METRICS = {
     "lead_changes": ("lead changes per game", "mean"),
-    "decided_round": ("round after which the winner led for good", "mean"),
-    "comeback": ("games won by a player last after the penultimate round", "share"),
-    "margin": ("dollars between the first and the second", "mean"),
-    "fizzled": ("action cards that did nothing when they resolved", "ratio"),
+    "decided_round": ("deciding round", "mean"),
+    "comeback": ("comebacks", "share"),
+    "margin": ("margin", "mean"),
+    "fizzled": ("cards that did nothing", "ratio"),
 }
 COLUMNS = ["setting", "label", "players", "policy", "condition", "games"] + [
     f"{m}{suffix}" for m in METRICS for suffix in ("", "_lo", "_hi")]

@@ -81,8 +81,8 @@ from ..runs.options import (
 )
 from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
 
-ANALYSES = ("compare", "balance", "policies", "head_to_head", "gunslinger", "round_cards",
-            "seats")
+ANALYSES = ("compare", "balance", "policies", "head_to_head", "quality", "gunslinger",
+            "round_cards", "seats")
 # A run asked for a precision: its first round's games per setting, and its cap, by default.
 PRECISION_GAMES = 2_000
 PRECISION_MAX_GAMES = 1_000_000

@@ -27,6 +27,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from ..analysis.frames import BANDITS
 from ..analysis.metrics import GAME_METRICS
+from ..analysis.quality import METRICS as QUALITY_METRICS
 from ..results import ROUND_CARDS
 from ..results import STATIONS as STATION_CARDS
 from .labels import card_label
@@ -256,6 +257,29 @@ def plot_lines(ax, table: pd.DataFrame, x: str, y: str, lo: str, hi: str, series
     else:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
     return artists
+
+
+# --- game quality ------------------------------------------------------------------------------
+def plot_quality(ax, table: pd.DataFrame, metric: str, series: str = "condition",
+                 colours: dict | None = None, x: str = "players", title: str | None = None):
+    """One game-quality metric (:func:`quality.quality`: ``<metric>, <metric>_lo,
+    <metric>_hi``) per setting with its 95% interval: against the player count, one series per
+    condition, or against the swept value (``x="value"``); shares in percent."""
+    words, kind = QUALITY_METRICS[metric]
+    scale = 100 if kind in ("share", "ratio") else 1
+    t = table.dropna(subset=[metric])
+    if x == "value":
+        artists = plot_lines(ax, t, "value", metric, f"{metric}_lo", f"{metric}_hi", series,
+                             colours, scale)
+    else:
+        order = sorted(t[x].unique())
+        artists = _dodged(ax, t, x, order, metric, f"{metric}_lo", f"{metric}_hi", series,
+                          colours, scale)
+        ax.set_xticklabels([f"{n} players" for n in order] if x == "players" else order)
+    unit = " (%)" if scale == 100 else " ($)" if metric == "margin" else ""
+    ax.set_ylabel(wrap(words + unit, 34))
+    ax.set_title(panel_title(title or words))
+    return {"series": artists}
 
 
 # --- character balance -------------------------------------------------------------------------

@@ -105,11 +105,12 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
 def default_analyses(design: Design) -> tuple:
     """The analyses that apply to a design, the question first: policies against each other
     (tables of different policies), comparisons (several conditions), then balance, head to
-    head, the Gunslinger, round cards and seats (settings that seat one policy)."""
+    head, game quality, the Gunslinger, round cards and seats (settings that seat one
+    policy)."""
     if not design.uniform:
         return ("policies",)
     first = (("policies",) if design.tables() else ()) + (("compare",) if design.pairs() else ())
-    return first + ("balance", "head_to_head", "gunslinger", "round_cards", "seats")
+    return first + ("balance", "head_to_head", "quality", "gunslinger", "round_cards", "seats")
 
 
 def render_from_folder(folder, data=None) -> Report:

@@ -4,10 +4,10 @@ which writes its figures and tables once the family is adjusted; ``BY_ANALYSIS``
 module of each analysis an experiment can ask for.  ``headline`` answers the question first,
 ``settings`` and ``methods`` close the report."""
 from . import balance, compare, gunslinger, head_to_head, headline, methods, policies, \
-    round_cards, seats, settings
+    quality, round_cards, seats, settings
 
 BY_ANALYSIS = {"balance": balance, "compare": compare, "policies": policies,
-               "head_to_head": head_to_head, "gunslinger": gunslinger,
+               "head_to_head": head_to_head, "quality": quality, "gunslinger": gunslinger,
                "round_cards": round_cards, "seats": seats}
 
 __all__ = ["BY_ANALYSIS", "headline", "methods", "settings"]

@@ -14,11 +14,12 @@ from ....analysis.headline import (
 )
 from ....analysis.headline import compute as compute_tables
 from ....analysis.power import games_to_reach
+from ....analysis.quality import METRICS as QUALITY
 from ... import plots
 from ...labels import card_label
 from ..context import Context
 from ..document import Table
-from ..formatting import bandit, count, num, pct, pct_ci, pp, pp_ci, usd_ci
+from ..formatting import bandit, count, num, pct, pct_ci, pp, pp_ci, quality_ci, usd_ci
 from .compare import verdict
 
 MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
@@ -419,9 +420,46 @@ def _head_to_head(ctx: Context, table: pd.DataFrame) -> list:
     return out
 
 
+def _quality(ctx: Context, table: pd.DataFrame) -> list:
+    """Every game-quality metric of each setting, then the changes a comparison makes
+    significantly ("the advanced rules make games decided a round later")."""
+    rows = table[table["kind"] == "setting"]
+    known = [m for m in QUALITY if rows[m].notna().any()]
+    if not known:
+        return []
+    groups = _groups(rows)
+    out = []
+    for (condition, policy), g in groups[:MAX_GROUPS]:
+        parts = [f"{r['players']} players: " + ", ".join(
+            f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'])}"
+            for m in known) for _, r in g.iterrows()]
+        out.append(_lead(_where(ctx, condition, policy), "game quality (95% CI)")
+                   + "; ".join(parts) + ".")
+    if len(groups) > MAX_GROUPS:
+        out.append("Game quality of every setting: the game-quality section.")
+    changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
+    if changes is None or not len(changes):
+        return out
+    moved = changes[changes["significant"]]
+    many_policies = len(ctx.design.policies) > 1
+    for (condition, policy), g in moved.groupby(["condition", "policy"], sort=False):
+        parts = [f"{QUALITY[r.quantity][0]} "
+                 f"{quality_ci(r.quantity, r.difference, r.lo, r.hi, True)} at {r.players} "
+                 "players" for r in g.itertuples()]
+        out.append(_capital(f"{condition} against "
+                            f"{ctx.design.row(g['baseline'].iloc[0])['condition_label']}")
+                   + (f" ({policy} players" if many_policies else " (") + (", " if many_policies
+                                                                           else "")
+                   + "same deals), the significant changes in game quality: "
+                   + "; ".join(parts) + ".")
+    if not len(moved):
+        out.append(f"No comparison changes game quality significantly ({len(changes)} tests).")
+    return out
+
+
 SENTENCES = {"balance": _balance, "compare": _compare, "policies": _policies,
-             "head_to_head": _head_to_head, "gunslinger": _gunslinger, "seats": _seats,
-             "round_cards": _round_cards}
+             "head_to_head": _head_to_head, "quality": _quality, "gunslinger": _gunslinger,
+             "seats": _seats, "round_cards": _round_cards}
 
 
 # --- figures -----------------------------------------------------------------------------------
