@@ -91,7 +91,7 @@ def _show(args) -> None:
     name = "standard input" if args.trace == "-" else args.trace
     lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
     try:
-        text = render(lines)
+        text = render(lines, every_card=args.every_card)
     except (LookupError, TypeError, AttributeError) as e:
         raise TraceError(f"{name}: cannot be shown: a field is missing or malformed "
                          f"({type(e).__name__}: {e})") from None
@@ -316,9 +316,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=_trace)
 
-    p = sub.add_parser("show", help="tell a trace in words, drawing the train after every step")
+    p = sub.add_parser("show", help="tell a trace in words, drawing the train whenever someone "
+                                    "moves")
     p.add_argument("trace", help="trace file (JSON Lines), or - to read standard input, e.g. "
                                  "coltsim trace --seed 7 | coltsim show -")
+    p.add_argument("--every-card", action="store_true",
+                   help="draw the train after every card and event, not only when someone moves")
     p.set_defaults(func=_show)
 
     p = sub.add_parser("simulate", help="play many games of one setting to a results folder")
