@@ -39,6 +39,7 @@ from ..setting import FieldError, played_settings
 from .experiment import Experiment, load_experiment
 from .labels import setting_names
 from .report import Report, build_report
+from .report.formatting import points
 
 REPORT_OUTPUTS = {"figures": "*.png", "tables": "*.csv"}  # what build_report writes in folders
 
@@ -116,7 +117,7 @@ def grow_to_precision(e: Experiment, played: list, data: Path, quiet: bool = Fal
     while True:
         r = len(rounds) + 1
         play_settings(e, played, games, data, progress=not quiet,
-                      title=f"{e.name}, round {r} (precision ±{_points(e.precision)} points)")
+                      title=f"{e.name}, round {r} (precision ±{points(e.precision, 2)} points)")
         widths = interval_precision(load_results(data, settings=ids), e.ladder)
         if not len(widths):
             say(f"round {r}: the results give no win-rate interval to narrow")
@@ -127,18 +128,13 @@ def grow_to_precision(e: Experiment, played: list, data: Path, quiet: bool = Fal
                        "widest": f"{w['interval']}, {w['label']}"})
         reached = w["half_width"] <= e.precision
         say(f"round {r}: {games:,} games per setting; widest interval ±"
-            f"{_points(w['half_width'])} points ({w['interval']}, {w['label']})"
+            f"{points(w['half_width'], 2)} points ({w['interval']}, {w['label']})"
             + ("; target reached" if reached else
                f"; the cap of {e.max_games:,} games is reached" if games >= e.max_games else ""))
         if reached or games >= e.max_games:
             break
         games = games_to_reach(games, float(w["half_width"]), e.precision, e.max_games)
     return rounds
-
-
-def _points(fraction: float) -> str:
-    """A win-rate fraction in percentage points: 0.01 -> "1.00"."""
-    return f"{100 * fraction:.2f}"
 
 
 def written_by_coltsim(folder: Path) -> bool:

@@ -20,7 +20,8 @@ still open:
   ``tolerance`` of the best beyond doubt, or at ``max_games``.  The values left are the
   confidence set: any of them may be the best.
 
-The report (coltsim.study.tune_report, which also runs a tune file: ``tune_file``) shows the objective against the value with its interval,
+The report (coltsim.study.report.tune, built like every report; coltsim.study.tune_report runs a
+tune file: ``tune_file``) shows the objective against the value with its interval,
 the best value with its interval, the games used, the policy, and whether the players reacted
 to the rule at all (shots, loot and bullets received on the first round's deals, value against
 value): a policy that ignores the rule only sees it rescored.
@@ -212,7 +213,7 @@ def _objective(settings, kind, bandit, target) -> Objective:
 # --- the search ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TuneResult:
-    """What a search found (``coltsim.study.tune_report`` writes it up).
+    """What a search found (``coltsim.study.report.tune`` writes it up).
 
     ``table``: one row per value: ``value, games`` (per setting), ``objective, lo, hi``
     (bias-corrected, with its interval), ``raw`` (the plain estimate), ``vs_best, vs_best_lo,

@@ -64,6 +64,11 @@ def pp(x) -> str:
     return "" if is_missing(x) else _number(x, 1, True, scale=100)
 
 
+def points(x, digits: int = 1) -> str:
+    """A size in percentage points, without a sign (a spread, a half-width): 0.127 -> 12.7."""
+    return "" if is_missing(x) else _number(x, digits, False, scale=100)
+
+
 def pp_ci(x, lo, hi, signed: bool = True, unit: str = "") -> str:
     """A difference of rates in percentage points, ``unit`` (e.g. ``" pp"``) after it."""
     return _with_interval(x, lo, hi, 1, signed, scale=100, suffix=unit)

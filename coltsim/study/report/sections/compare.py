@@ -10,7 +10,7 @@ from ... import plots
 from ..context import Context
 from ..document import Section
 from ..formatting import (
-    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, pp_ci, yes,
+    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, points, pp_ci, yes,
 )
 
 TITLE = "Comparison on the same deals"
@@ -74,7 +74,7 @@ def build(ctx: Context) -> Section:
                               zip(changes["baseline_strongest"], changes["strongest"])],
                 "weakest": [_moved(a, b) for a, b in
                             zip(changes["baseline_weakest"], changes["weakest"])],
-                "spread": [f"{num(100 * a, 1)} → {num(100 * b, 1)}" for a, b in
+                "spread": [f"{points(a)} → {points(b)}" for a, b in
                            zip(changes["baseline_spread"], changes["spread"])],
                 "change (95% CI)": [pp_ci(*r) for r in changes[["change", "lo", "hi"]]
                                     .itertuples(index=False)],

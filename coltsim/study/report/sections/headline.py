@@ -19,7 +19,7 @@ from ... import plots
 from ...labels import card_label
 from ..context import Context
 from ..document import Table
-from ..formatting import bandit, count, num, pct, pct_ci, pp, pp_ci, quality_ci, usd_ci
+from ..formatting import bandit, count, pct, pct_ci, points, pp, pp_ci, quality_ci, usd_ci
 from .compare import verdict
 
 MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
@@ -88,11 +88,11 @@ def precision_note(ctx: Context, target: float, cap: int) -> str:
                              ctx.design)
     widths.to_csv(ctx.w.out_dir / "tables" / "precision.csv", index=False)
     games = int(games_per_setting(ctx.f).min())
-    asked = f"±{num(100 * target, 2)} points"
+    asked = f"±{points(target, 2)} points"
     if not len(widths):
         return f"Precision asked: {asked}; the results give no win-rate interval to narrow."
     w = widths.iloc[0]
-    widest = f"±{num(100 * w['half_width'], 2)} points ({w['interval']}, {w['label']})"
+    widest = f"±{points(w['half_width'], 2)} points ({w['interval']}, {w['label']})"
     if w["half_width"] <= target:
         return (f"Precision: every win-rate interval of the headline is within {asked}, as "
                 f"asked, with {count(games)} games per setting; the widest is {widest}.")
@@ -221,7 +221,7 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
                 f"{_tally(bottom) or 'none'}"
                 + (f"; {none} of {len(rows)} settings have no bandit significantly above the "
                    "average" if none else "") + ". The spread between the strongest and the weakest bandit "
-                f"ranges from {_points(rows['spread'].min())} to {_points(rows['spread'].max())}"
+                f"ranges from {points(rows['spread'].min())} to {points(rows['spread'].max())}"
                 " percentage points (every setting: the table and figure below)."
                 + _robust_tally(rows)]
     out = []
@@ -241,15 +241,10 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
     return out
 
 
-def _points(x) -> str:
-    """A spread (never negative) in percentage points, without a sign."""
-    return num(100 * x, 1)
-
-
 def _comparison_sentence(r) -> str:
     parts = []
     if isinstance(r["strongest"], str):
-        parts.append(f"spread {_points(r['baseline_spread'])} → {_points(r['spread'])} points, "
+        parts.append(f"spread {points(r['baseline_spread'])} → {points(r['spread'])} points, "
                      f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
                      + ("" if r["spread_change_significant"] is True
                         or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
@@ -603,7 +598,7 @@ def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) ->
         display["policy"] = rows["policy"]
     display.update(_focus_cells(ctx, table, rows, "change, pp"))
     if rows["spread_change"].notna().any():
-        display["spread, pp"] = [f"{_points(a)} → {_points(b)}" for a, b in
+        display["spread, pp"] = [f"{points(a)} → {points(b)}" for a, b in
                                  zip(rows["baseline_spread"], rows["spread"])]
         display["change, pp (95% CI)"] = [pp_ci(*r) for r in rows[
             ["spread_change", "spread_change_lo", "spread_change_hi"]].itertuples(index=False)]
