@@ -241,7 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "1,000,000)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars or round lines: only the line with the report's path")
     p.set_defaults(func=_run)
 
     p = sub.add_parser("report", help="re-render a report folder from its saved data")
@@ -274,7 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "games)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars or round lines: only the line with the report's path")
     p.set_defaults(func=_tune)
 
     from .analysis.power import ALPHA, DIFFERENCE, HALF_WIDTH, POWER

@@ -217,12 +217,12 @@ def combination_variance(setting: Setting, weights: dict) -> float:
         w[K.BANDIT_NAMES.index(bandit)] = weight
     on = np.flatnonzero((w != 0) & (np.diag(s) > 0))
     v = 0.0
-    for j in on:
-        for l in on:
-            if j == l:
-                v += w[j] ** 2 * p * (1 - p) / s[j, j]
+    for i in on:
+        for j in on:
+            if i == j:
+                v += w[i] ** 2 * p * (1 - p) / s[i, i]
             else:
-                v += w[j] * w[l] * (teammates * p - p * p) * s[j, l] / (s[j, j] * s[l, l])
+                v += w[i] * w[j] * (teammates * p - p * p) * s[i, j] / (s[i, i] * s[j, j])
     return float(v)
 
 

@@ -253,7 +253,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: sweep: no settings; add a [sweep] table or "
                               "[[settings]] blocks")
 
-    settings, seen = [], {}
+    settings, seen, named = [], {}, {}
     for keys, fields, options in candidates:
         s = _setting(source, keys, fields, options, policy_params)
         if s.id in seen:
@@ -261,6 +261,17 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
                                   f"{seen[s.id]}; each setting must differ in players, line-up, "
                                   "policies or rules")
         seen[s.id] = keys["where"]
+        if s.label is not None:
+            # One name for one condition: settings that differ in what the experiment compares
+            # (rules, line-up) at the same player count and policies need two labels.
+            first = named.setdefault((s.label, s.players, s.policies), (s, keys["where"]))
+            if (first[0].lineup, first[0].rules) != (s.lineup, s.rules):
+                where = "" if first[1] == keys["where"] else f"{first[1]} and {keys['where']}: "
+                raise ExperimentError(
+                    f"{source}: {keys['label']}: {s.label!r} would name two different settings "
+                    f"({where}other rules or another line-up at {s.players} players); give "
+                    "each its own label (in a sweep, a label list to every swept rule option "
+                    "and line-up)")
         settings.append(s)
     used = {p for s in settings for p in s.policies}
     for policy in policy_params:
@@ -421,7 +432,7 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
     labels = _sweep_labels(source, sweep, axes)
     keys = {"where": "sweep", "players": "sweep.players", "lineup": "sweep.lineup",
             "policies": "sweep.policies", "label": "sweep.label", "rules": "sweep.rules"}
-    out, named = [], {}
+    out = []
     for index in itertools.product(*(range(len(values)) for values in axes.values())):
         value = {axis: values[i] for (axis, values), i in zip(axes.items(), index)}
         options = _with_origin(base_rules, "rules")
@@ -430,15 +441,6 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
             or None
         fields = {"players": value["players"], "lineup": value["lineup"],
                   "policies": value["policies"], "label": label}
-        if label is not None:
-            # One name for one condition: settings that differ in what the experiment
-            # compares (rules, line-up) at the same player count and policy need two labels.
-            where = (repr(value["players"]), repr(value["policies"]), label)
-            what = repr([value[a] for a in axes if a not in ("players", "policies")])
-            if named.setdefault(where, what) != what:
-                raise ExperimentError(f"{source}: sweep.label: {label!r} would name two "
-                                      "different settings; give a label list to every swept "
-                                      "rule option and line-up")
         out.append((keys, fields, options))
     return out
 

@@ -30,6 +30,7 @@ from ..analysis.metrics import GAME_METRICS
 from ..analysis.quality import METRICS as QUALITY_METRICS
 from ..results import ROUND_CARDS
 from ..results import STATIONS as STATION_CARDS
+from ..words import seat_label
 from .labels import card_label
 
 FAIR_STYLE = {"color": "0.2", "linestyle": "--", "linewidth": 1.0, "alpha": 0.8}
@@ -425,7 +426,7 @@ def plot_order_win_rates(ax, table: pd.DataFrame, column: str = "order", series:
                                  100)}
     artists["fair"] = _fair_lines(ax, table, series, colours, "fair_share", 100)
     if column == "order":
-        ax.set_xticklabels(["First\nPlayer" if x == 0 else f"+{x}" for x in xs])
+        ax.set_xticklabels([wrap(seat_label(x), 12) for x in xs])
         ax.set_xlabel("seat, clockwise from the First Player of round 1")
     else:
         ax.set_xlabel("seat (player number)")
@@ -643,8 +644,8 @@ def plot_comparison(ax, table: pd.DataFrame, group: str = "bandit", series: str 
 
 
 def _quantity_label(q: str) -> str:
-    if q.startswith("win:seat"):
-        return "seat " + q.split()[-1]
+    if q.startswith("win:First Player"):
+        return q[4:]
     if q.startswith("win:"):
         return q[4:].title()
     if ":" in q:

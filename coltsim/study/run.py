@@ -67,8 +67,7 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
             for old in (out / folder).glob(pattern):  # folder holds exactly this one
                 old.unlink()
         report = build_report(results, e, out)
-    if not quiet:
-        print(f"report: {out / 'report.md'}", file=sys.stderr)
+    print(f"report: {out / 'report.md'}", file=sys.stderr)  # even quiet: where it is
     return report
 
 

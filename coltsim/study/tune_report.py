@@ -23,6 +23,5 @@ def tune_file(path, games: int | None = None, max_games: int | None = None,
     result = run_search(spec.search, seed=e.seed, workers=e.workers, backend=e.backend,
                         progress=not quiet, log=None if quiet else log)
     write_tune_report(result, e.output, name=e.name, description=e.description, text=e.text)
-    if not quiet:
-        log(f"report: {Path(e.output) / 'report.md'}")
+    log(f"report: {Path(e.output) / 'report.md'}")  # even quiet: where it is
     return result

@@ -32,8 +32,9 @@ def analyse(ctx: Context) -> None:
         return
     f, lvl, corr = ctx.f, ctx.level, ctx.correction
     effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
+    # An interval: the same question is tested as the bandit's win-rate difference (compare).
     ctx.table("focus_changes", lambda: balance.effect_changes(effects, ctx.design.pairs(),
-                                                              ctx.focus))
+                                                              ctx.focus), test=False)
 
 
 def compute(ctx: Context) -> pd.DataFrame:
@@ -134,8 +135,7 @@ def _focus(ctx: Context, table: pd.DataFrame) -> list:
                 c = _one_change(changes, r["baseline"], r["setting"], name)
                 parts.append(f"{r['players']} players {pp(c['baseline_effect'])} → "
                              f"{pp(c['effect'])}, "
-                             f"{pp_ci(r['focus_effect'], r['focus_lo'], r['focus_hi'])}"
-                             + ("" if c["significant"] else ", not significant"))
+                             f"{pp_ci(r['focus_effect'], r['focus_lo'], r['focus_hi'])}")
             out.append(f"{bandit(name)}'s effect, {condition} against {base}"
                        + (f" ({policy} players" if many_policies else " (")
                        + (", " if many_policies else "") + "same deals; change in "
