@@ -53,7 +53,7 @@ from ..analysis.stats import LEVEL
 from ..setting import FieldError
 from .experiment import Experiment, load_experiment
 from .labels import setting_names, settings_table
-from .report.formatting import points
+from .report.formatting import pct, points
 
 HALF_WIDTH, DIFFERENCE = P.HALF_WIDTH, P.DIFFERENCE
 
@@ -126,31 +126,31 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
         else:
             who = "each bandit" if len(set(shares[s.id].values())) == 1 else bandit.title()
             detail = (f"{who} plays {_fraction(share)} of the games; variance {var:.3f}, a "
-                      f"yes/no outcome at the fair share {100 * p0:.1f}%")
+                      f"yes/no outcome at the fair share {pct(p0)}")
         rows.append({
             "question": "precision", "setting": names[s.id],
-            "title": f"Every bandit's win rate within ±{100 * half_width:.1f} points "
+            "title": f"Every bandit's win rate within ±{points(half_width)} points "
                      f"({100 * level:.0f}% intervals):",
             "games_needed": need, "detail": detail,
-            "with_file": f"±{100 * P.half_width_after(var, experiment.games, share, level):.2f} "
+            "with_file": f"±{points(P.half_width_after(var, experiment.games, share, level), 2)} "
                          "points"})
         share_min = min(shares[s.id].values())
         need = P.games_to_detect_from(p0, difference, share_min, alpha_each, power)
         found = P.detectable_from(p0, experiment.games, share_min, alpha_each, power)
         rows.append({
             "question": "fair", "setting": names[s.id],
-            "title": f"A bandit {100 * difference:.1f} points off its fair share, found with "
+            "title": f"A bandit {points(difference)} points off its fair share, found with "
                      f"probability {100 * power:.0f}% ({100 * alpha:.0f}% over {n_tests} tests: "
                      f"{100 * alpha_each:.2g}% each):",
             "games_needed": need,
             "detail": f"a bandit plays {_fraction(share_min)} of the games",
-            "with_file": f"{100 * found:.1f} points" if np.isfinite(found) else "no test"})
+            "with_file": f"{points(found)} points" if np.isfinite(found) else "no test"})
     pairs = compared_pairs(settings)
     if pairs:
         n_tests = sum(len(shares[a]) for a, _ in pairs)
         alpha_each = alpha / n_tests
         by_id = {s.id: s for s in settings}
-        title = (f"A change of {100 * difference:.1f} points in a bandit's win rate between "
+        title = (f"A change of {points(difference)} points in a bandit's win rate between "
                  f"two settings, on the same deals, found with probability {100 * power:.0f}% "
                  f"({100 * alpha:.0f}% over {n_tests} tests: {100 * alpha_each:.2g}% each):")
         for a, b in pairs:
@@ -172,7 +172,7 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
                 "detail": f"variance of a deal's difference {var:.3f}"
                           + (" (pilot: the largest over the bandits)" if measured else
                              " (assumed: two independent yes/no outcomes)"),
-                "with_file": f"{100 * found:.1f} points"})
+                "with_file": f"{points(found)} points"})
     return Plan(experiment, pd.DataFrame(rows), half_width, difference, alpha, power, pilot)
 
 

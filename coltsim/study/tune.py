@@ -69,6 +69,7 @@ from ..runs.runner import simulate
 from ..setting import FieldError, Setting, make_setting
 from .experiment import Experiment, ExperimentError, parse_experiment, read_file, read_toml
 from .labels import setting_names
+from .report import formatting as fmt
 
 TUNE_KEYS = ("option", "values", "range", "step", "objective", "bandit", "target", "max_games",
              "tolerance", "level")
@@ -360,7 +361,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
             break
         best_kept = keep_idx.index(best)
         if within(best_kept, points[keep_idx], boots[:, keep_idx], z, search.tolerance):
-            stopped = (f"the values left were all within {100 * search.tolerance:.1f} points of "
+            stopped = (f"the values left were all within {fmt.points(search.tolerance)} points of "
                        "the best")
             break
     seconds = time.perf_counter() - start
@@ -493,7 +494,7 @@ def _warning(search: Search, play: pd.DataFrame, reference: int) -> str | None:
     if not moved.any():
         lo, hi = others["deals_changed"].min(), others["deals_changed"].max()
         return (f"The players ({policies}) barely reacted to {search.option}: play differed on "
-                f"{100 * lo:.0f}% to {100 * hi:.0f}% of the first round's deals, but the mean "
+                f"{fmt.pct(lo)} to {fmt.pct(hi)} of the first round's deals, but the mean "
                 f"shots and loot per bandit did not change measurably under any value.  The "
                 f"differences between values come mostly from rescoring.")
     return None
