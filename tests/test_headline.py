@@ -272,3 +272,21 @@ def test_several_focus_bandits_repeat_the_rows_once_per_bandit():
         pd.testing.assert_frame_equal(mine[["kind", "setting", "spread"]],
                                       plain[["kind", "setting", "spread"]])
         assert mine["focus_effect"].notna().all()
+
+
+def test_a_report_with_a_focus_names_the_bandit_first(tmp_path):
+    from coltsim.study.experiment import loads_experiment
+    from coltsim.study.report import build_report
+
+    e = loads_experiment('name = "c"\ngames = 10\nfocus = "cheyenne"\n'
+                         'analyses = ["compare", "balance"]\n[sweep]\nplayers = [3, 4]\n'
+                         '[sweep.rules]\ngunslinger_bonus = [1000, 500]\n')
+    report = build_report(_cheyenne_moves(), e, tmp_path, dpi=30)
+    first, _, third = report.headline[:3]
+    assert first.startswith("Cheyenne's win rate against the average bandit")
+    assert "3 players" in first and "4 players" in first
+    assert third.startswith("Cheyenne's effect, Gunslinger bonus $500 against printed rules")
+    h = pd.read_csv(tmp_path / "tables" / "headline.csv")
+    assert h[h["kind"] != "policy"][["focus_effect", "focus_lo", "focus_hi"]].notna().all().all()
+    table = next(b for b in report.headline if getattr(b, "name", "") == "headline")
+    assert list(table.display.columns)[2] == "Cheyenne, pp (95% CI)"
