@@ -22,8 +22,7 @@ from coltsim.engine.flow import advance, apply
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import G_PEND_PLAYER, init_table, new_states
-from coltsim.policies.builtin import choose
-from coltsim.playout import batch_kernel
+from coltsim.playout import batch_kernel, choose, new_kernel_states
 from coltsim.policies import resolve_policies
 from coltsim.policies.catalog import DEFAULT_BUDGET
 from coltsim.rules import Rules
@@ -36,31 +35,38 @@ def _play(kernel, seats, games, seed=0, first=0):
     out_g = np.zeros((games, RG_N), np.int32)
     lineups = np.full((1, PLAYERS), -1, np.int64)
     t = time.perf_counter()
-    kernel(seed, first, lineups, seats.seat_policy, seats.params, Rules().to_array(), 0, out_b,
-           out_g)
+    kernel(new_kernel_states(), seed, first, lineups, seats.seat_policy, seats.params,
+           Rules().to_array(), out_b, out_g)
     return time.perf_counter() - t, out_g
 
 
 def games_per_second(policies, games):
     seats = resolve_policies(PLAYERS, policies)
-    kernel = batch_kernel(seats.functions)
+    kernel = batch_kernel(seats.choosers, seats.functions)
     _play(kernel, seats, 4)  # compile or load from the cache
     seconds, _ = _play(kernel, seats, games, first=10_000)
     return games / seconds
 
 
-@numba.njit
-def _count_seat0_decisions(states, seed, first, games, lineup):
-    """Play games with ``choose`` on ``states[0]`` (``states[1]``: the observation scratch);
-    returns how many decisions seat 0 made."""
-    st = states[0]
-    n = 0
-    for g in range(first, first + games):
-        setup_game(st, seed, g, lineup)
-        while advance(st):
-            n += st.game[G_PEND_PLAYER] == 0
-            apply(st, choose(st, states[1]))
-    return n
+_counters: dict = {}
+
+
+def _count_seat0_decisions(key, states, seed, first, games, lineup):
+    """Play games of the table ``key`` (Seats.choosers joined by "|") on ``states[0]``
+    (``states[1]``: the observation scratch); returns how many decisions seat 0 made."""
+    if key not in _counters:
+        @numba.njit
+        def count(states, seed, first, games, lineup):
+            st = states[0]
+            n = 0
+            for g in range(first, first + games):
+                setup_game(st, seed, g, lineup)
+                while advance(st):
+                    n += st.game[G_PEND_PLAYER] == 0
+                    apply(st, choose(key, st, states[1]))
+            return n
+        _counters[key] = count
+    return _counters[key](states, seed, first, games, lineup)
 
 
 def search_decisions_per_second(name, params, games):
@@ -70,9 +76,10 @@ def search_decisions_per_second(name, params, games):
     states = new_states(2)
     init_table(states[0], PLAYERS, Rules().to_array(), seats.seat_policy, seats.params)
     lineup = np.full(PLAYERS, -1, np.int64)
-    _count_seat0_decisions(states, 0, 0, 1, lineup)
+    key = "|".join(seats.choosers)
+    _count_seat0_decisions(key, states, 0, 0, 1, lineup)
     t = time.perf_counter()
-    n = _count_seat0_decisions(states, 0, 20_000, games, lineup)
+    n = _count_seat0_decisions(key, states, 0, 20_000, games, lineup)
     seconds = time.perf_counter() - t
     return n / seconds, seconds / games
 
@@ -87,7 +94,7 @@ def user_compile_seconds():
     fn = numba.njit(ns["user_policy"])
     seats = resolve_policies(PLAYERS, [fn, "greedy", "random", "random"])
     t = time.perf_counter()
-    kernel = batch_kernel(seats.functions)
+    kernel = batch_kernel(seats.choosers, seats.functions)
     _play(kernel, seats, 1)
     return time.perf_counter() - t
 

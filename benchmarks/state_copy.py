@@ -27,7 +27,6 @@ from coltsim.engine.state import (
     G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, STATE_DTYPE, alloc_states, copy_state,
     init_table,
 )
-from coltsim.policies.catalog import POLICY_RANDOM
 from coltsim.policies.heuristic import greedy_policy
 from coltsim.rules import Rules
 
@@ -76,7 +75,7 @@ def _playouts(states, n, greedy):
 
 def measure(copies: int = 2_000_000, playouts: int = 20_000) -> dict:
     states = alloc_states(3)
-    init_table(states[0], PLAYERS, Rules().to_array(), np.full(PLAYERS, POLICY_RANDOM),
+    init_table(states[0], PLAYERS, Rules().to_array(), np.zeros(PLAYERS, np.int64),
                np.zeros((PLAYERS, 1)))
     _midgame(states, np.full(PLAYERS, -1, np.int64))
     _copies(states, 10)

@@ -24,8 +24,8 @@ import numpy as np
 
 from coltsim.engine.scoring import RB_N, RB_WIN, RG_N, RG_N_WINNERS
 from coltsim.engine.state import N_PARAMS
-from coltsim.playout import play_batch
-from coltsim.policies import POLICY_IDS
+from coltsim.playout import batch_kernel, new_kernel_states
+from coltsim.policies import resolve_policies
 from coltsim.policies import planner as PL
 from coltsim.rules import Rules
 from coltsim.setting import check_rules
@@ -50,19 +50,19 @@ def shares(first: np.ndarray, others: str | np.ndarray, games: int, seed: int, p
     (the batch kernel directly: every seat has its own parameter row)."""
     n_bandits = players * (2 if players == 2 else 1)
     lineups = np.full((1, n_bandits), -1, np.int64)
-    planner = POLICY_IDS["planner"]
     total = np.zeros(games)
     for r in range(players):  # the candidate in seat r
-        seat_policy = np.full(players, planner if not isinstance(others, str)
-                              else POLICY_IDS[others], np.int64)
-        seat_policy[r] = planner
-        params = np.zeros((players, N_PARAMS))
+        names = ["planner" if not isinstance(others, str) else others] * players
+        names[r] = "planner"
+        seats = resolve_policies(players, names)
+        params = seats.params.copy()
         if not isinstance(others, str):
             params[:] = _row(others)
         params[r] = _row(first)
         out_b = np.zeros((games, n_bandits, RB_N), np.int32)
         out_g = np.zeros((games, RG_N), np.int32)
-        play_batch(seed, 0, lineups, seat_policy, params, opts, 0, out_b, out_g)
+        batch_kernel(seats.choosers)(new_kernel_states(), seed, 0, lineups, seats.seat_policy,
+                                     params, opts, out_b, out_g)
         total += out_b[:, r, RB_WIN] / np.maximum(out_g[:, RG_N_WINNERS], 1)
     return total / players
 

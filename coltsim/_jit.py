@@ -13,12 +13,14 @@ anything is compiled.  With ``$NUMBA_CACHE_DIR`` set, numba keeps the files else
 folder after changing coltsim's sources (the test suite keys its folder on the sources itself:
 tests/conftest.py).
 
-Compiling the engine takes about a minute, once.  To say so before it happens, coltsim keeps its
-own record of the kernels it has compiled from the current sources (``numba-compiled.txt``
-beside the stamp; one line per kernel, sources and cache folder): :func:`announce_compile`
-prints a notice when the kernel is not in it, and adds it once the kernel has run.  numba's
-files are never read for this.  Where coltsim cannot write its ``__pycache__`` (a read-only
-install) it keeps no record and gives no notice.
+Compiling is done once per machine, and only for what a run plays: the engine, and the
+choosers of its table's policies (playout.py).  To say so before it happens, coltsim keeps its
+own record of the parts it has compiled from the current sources (``numba-compiled.txt`` beside
+the stamp; one line per part, sources and cache folder): :func:`announce_compile` names the parts
+not in it, with what they cost on the project's 2-core machine (``COMPILE_SECONDS``, measured by
+benchmarks/compile_time.py), and adds them once the block ends.  numba's files are never read
+for this.  Where coltsim cannot write its ``__pycache__`` (a read-only install) it keeps no
+record and gives no notice.
 """
 import contextlib
 import functools
@@ -30,7 +32,10 @@ from ._sources import ROOT, source_hash
 
 _STAMP = ROOT / "__pycache__" / "numba-sources.sha1"
 _COMPILED = ROOT / "__pycache__" / "numba-compiled.txt"
-COMPILING = "compiling the engine (first run only, about a minute)"
+# Seconds a first compile takes on the project's 2-core machine (benchmarks/compile_time.py): the
+# engine, each policy's chooser, and the kernel of a table (its loop, linked with its parts).
+COMPILE_SECONDS = {"engine": 16, "kernel": 3, "random": 0, "weighted": 4, "planner": 9,
+                   "rollout": 4, "ismcts": 6}
 _SOURCES = source_hash()  # of the sources this process compiles
 
 
@@ -81,14 +86,45 @@ def mark_compiled(kernel: str) -> None:
         pass  # no record: the next run announces the compile again, which is harmless
 
 
+def compile_notice(parts: tuple) -> str | None:
+    """What compiling ``parts`` (the engine, choosers, a kernel) would say, or None when coltsim's
+    record has them all."""
+    missing = [p for p in parts if not compiled(p)]
+    if not missing:
+        return None
+    names = [p.split(":")[0].split(" ")[0] for p in missing]
+    seconds = sum(COMPILE_SECONDS.get(name, COMPILE_SECONDS["kernel"]) for name in names)
+    words = [p for p in dict.fromkeys(names) if p != "kernel"] or ["the kernel of this table"]
+    what = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return (f"compiling {what} (once for this machine: about {seconds} s on the project's 2-core "
+            "machine)")
+
+
+_say: list = []  # who announces compiles when the caller gives nobody (``announcing``)
+
+
 @contextlib.contextmanager
-def announce_compile(kernel: str, say=None):
-    """Around a first call of the cached ``kernel``: ``say(COMPILING)`` before it when coltsim
-    has no record of compiling it (``say`` None: no notice), and record it once the block ends
-    without an error."""
-    first = not compiled(kernel)
-    if first and say is not None:
-        say(COMPILING)
+def announcing(say):
+    """Within this block, compiles that nobody is told of are told to ``say`` (the command line's
+    commands that play without a progress bar)."""
+    _say.append(say)
+    try:
+        yield
+    finally:
+        _say.pop()
+
+
+@contextlib.contextmanager
+def announce_compile(parts: tuple, say=None):
+    """Around a first call of a cached kernel made of ``parts`` (``"engine"``, its choosers'
+    codes, ``"kernel KEY"``): say what will be compiled before it when coltsim has no record of
+    some part (``say`` None: the one of ``announcing``, if any), and record every part once the
+    block ends without an error."""
+    notice = compile_notice(parts)
+    say = say or (_say[-1] if _say else None)
+    if notice and say is not None:
+        say(notice)
     yield
-    if first:
-        mark_compiled(kernel)
+    if notice:
+        for part in parts:
+            mark_compiled(part)

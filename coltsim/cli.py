@@ -39,12 +39,21 @@ def _setting(args):
 _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
 
 
-def _announcing(kernel: str = "play_batch"):
-    """Around a command that plays games without a progress bar: "compiling the engine..."
-    first if it has never been compiled from these sources (coltsim._jit)."""
-    from ._jit import announce_compile
+def _announcing(setting=None):
+    """Around a command that plays without a progress bar: "compiling ..." first if coltsim has
+    not compiled the kernels it plays from these sources (coltsim._jit): the traced kernel of
+    ``setting``, or every kernel the command's runs play."""
+    from ._jit import announce_compile, announcing
 
-    return announce_compile(kernel, lambda text: print(text, file=sys.stderr))
+    def say(text):
+        print(text, file=sys.stderr)
+
+    if setting is None:
+        return announcing(say)
+    from .playout import kernel_parts
+    from .runs.chunk import resolve_seats
+
+    return announce_compile(kernel_parts("traced", resolve_seats(setting).choosers), say)
 
 
 def _trace(args) -> None:
@@ -60,7 +69,7 @@ def _trace(args) -> None:
         if args.setting is not None:
             raise ValueError("--setting names a setting of a run: use it with --from")
         setting = _setting(args)
-        with _announcing("play_traced"):
+        with _announcing(setting):
             lines = trace_game(setting, seed=0 if args.seed is None else args.seed,
                                game_index=game)
     else:
@@ -71,7 +80,7 @@ def _trace(args) -> None:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
         run = run_game(args.source, game, args.setting)
-        with _announcing("play_traced"):
+        with _announcing(run.setting):
             lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
         if note:

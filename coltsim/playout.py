@@ -1,176 +1,278 @@
-"""The one playout loop, and the batch kernels built on it for built-in and user policies.
+"""The one playout loop, and the kernels of a table: its games in batches, or one game traced.
 
 A game is played by ``play_out``: find who decides, ask its policy, apply, until the game is
-over (the shape of OpenSpiel's ``evaluate_bots``).  The loop takes the dispatcher ``choose(st,
-obs)`` as an argument, so the same compiled loop serves the built-in policies (``play_batch``,
-cached on disk like the engine) and every table with user policies (``batch_kernel``: a
-dispatcher compiled once per process for the user's functions, since those cannot be cached
-with coltsim's code).  A traced game runs the same loop with a log to fill (``play_traced``).
+over (the shape of OpenSpiel's ``evaluate_bots``).  Who answers is the *chooser* of the deciding
+seat (policies/builtin.py): ``choose(key, st, obs)`` looks up ``st.seat_policy[player]``, the
+index of the seat's chooser in the table's *key*, a string naming the table's compiled policies
+in order (``"planner|ismcts:planner:planner"``; ``Seats.choosers`` joined by ``"|"``).
+
+The key is a compile-time constant of each kernel: ``batch_kernel(choosers)`` compiles the loop
+with exactly the choosers of its table, and a setting that plays only ``random`` compiles the
+engine and ``random``, nothing else.  A kernel is a closure over its key and is cached on disk
+like the engine (numba keys a closure's cache on the values it closes over), so a table compiles
+once per machine; the engine's functions are compiled once and shared by every kernel.  Tables
+with user policies (``"user:k"``) compile once per process, since the user's functions cannot be
+cached with coltsim's code.
 
 Every kernel plays games one after another without the GIL; parallelism is joblib's (runner).
 A game depends only on (seed, game index), so any split of a run into batches gives the same
-results.
+results.  Invariants are checked (``check``) whenever a card or an event has resolved
+(``game[G_CHECKPOINT]`` grew); only checking kernels compile the checks, only traced ones the
+trace log.
 """
 from __future__ import annotations
 
+import functools
 import threading
 
 import numba
-import numpy as np
+from numba import types
+from numba.extending import overload
 
-from ._jit import njit
+from .engine.check import check_invariants
 from .engine.flow import STEP_DECISION, STEP_OVER, apply, step
 from .engine.log import LOG_W, drain_records
 from .engine.rng import RNG_DECIDE
-from .engine.scoring import score_game
+from .engine.scoring import RB_N, RG_N, score_game
 from .engine.setup import setup_game
 from .engine.state import (
-    G_CHECK, G_DECISIONS, G_FAIL, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_TRACE, alloc_states,
-    init_table,
+    G_CHECKPOINT, G_DECISIONS, G_FAIL, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_TRACE,
+    init_table, new_states,
 )
-from .policies.builtin import choose
-from .policies.catalog import FIRST_USER_ID
+from .policies.builtin import CHOOSERS
+from .policies.catalog import PLAYOUT_NAMES
 from .policies.observe import observe
+from .policies.registry import USER
 
 FAIL_ILLEGAL_OPTION = 64  # out_g[RG_FAIL]: a user policy returned an index outside [0, n)
 
-# The loop and its batch are templates: inlined into each kernel that names its dispatcher, so
-# that no compiled function receives a dispatcher as a run-time value (which numba cannot
-# cache); the kernels themselves are cached.
-_template = njit(cache=False, inline="always")
 
-
-@_template
-def play_out(st, obs, choose, log):
-    """Play ``st`` to the end: find who decides, ask ``choose(st, obs)``, apply.
-
-    ``obs`` is a scratch state for the deciding player's observation.  When ``st`` is traced
-    (``game[G_TRACE]``), each step's notes go into ``log``; returns the rows written."""
-    n = drain_records(st, log, 0) if st.game[G_TRACE] == 1 else 0  # the setup's note
-    while True:
-        status = step(st)
-        if status == STEP_DECISION:
-            st.game[G_DECISIONS] += 1
-            apply(st, choose(st, obs))
-        elif status == STEP_OVER:
-            return n
-        if st.game[G_TRACE] == 1:
-            n = drain_records(st, log, n)
-
-
-@_template
-def play_game(states, seed, game_index, lineup, check, log, out_b, out_g, choose):
-    """Deal and play game ``game_index`` of ``seed`` on the table of ``states[0]``
-    (``states[1]`` is the observation scratch) and score it into ``out_b``, ``out_g``.
-
-    Traced when ``log`` has rows; returns the log rows written."""
-    st = states[0]
-    st.game[G_TRACE] = log.shape[0] > 0
-    setup_game(st, seed, game_index, lineup)
-    st.game[G_CHECK] = check
-    n = play_out(st, states[1], choose, log)
-    score_game(st, out_b, out_g)
-    return n
-
-
-@_template
-def _play_batch(seed, first_index, lineups, seat_policy, params, opts, check, out_b, out_g,
-                choose):
-    states = alloc_states(2)  # the game, and the observation scratch
-    init_table(states[0], seat_policy.shape[0], opts, seat_policy, params)
-    no_log = np.zeros((0, LOG_W), np.int64)
-    for g in range(out_g.shape[0]):
-        game = first_index + g
-        play_game(states, seed, game, lineups[game % lineups.shape[0]], check, no_log, out_b[g],
-                  out_g[g], choose)
-
-
-@njit
-def play_batch(seed, first_index, lineups, seat_policy, params, opts, check, out_b, out_g):
-    """Play games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` with built-in
-    policies.
-
-    Game ``g`` uses line-up ``lineups[g % len(lineups)]``; player ``p`` plays policy
-    ``seat_policy[p]`` with parameters ``params[p]`` under the rule options ``opts``; invariants
-    are checked after every action and event when ``check`` is 1.
-
-    out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
-    """
-    _play_batch(seed, first_index, lineups, seat_policy, params, opts, check, out_b, out_g,
-                choose)
-
-
-@njit
-def play_traced(states, seed, game_index, lineup, log, out_b, out_g):
-    """One game with built-in policies on the table of ``states[0]`` (state.init_table),
-    invariants checked and every step noted in ``log``; returns the log rows written."""
-    return play_game(states, seed, game_index, lineup, 1, log, out_b, out_g, choose)
-
-
-# --- user policies --------------------------------------------------------------------------------
-_USER_SOURCE = '''
-def choose_user(st, obs):
+@numba.njit(nogil=True)  # takes the user's function: compiled into each kernel (never cached)
+def choose_user(st, obs, policy):
+    """A user's ``policy`` (the policy signature) on a fresh observation of the deciding player;
+    an answer outside ``[0, n)`` plays option 0 and marks the game ``FAIL_ILLEGAL_OPTION``."""
     player = st.game[G_PEND_PLAYER]
-    pid = st.seat_policy[player]
-    if pid < FIRST_USER_ID:
-        return choose(st, obs)
     observe(st, player, obs)
     n = st.game[G_PEND_N]
-    kind = st.game[G_PEND_KIND]
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
-    k = pid - FIRST_USER_ID
-    i = -1
-{calls}
+    i = policy(obs, st.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng)
     if i < 0 or i >= n:
         if st.game[G_FAIL] == 0:
             st.game[G_FAIL] = FAIL_ILLEGAL_OPTION
         i = 0
     return i
-'''
 
-_CALL = '''    {keyword} k == {k}:
-        i = user_{k}(obs, kind, obs.options[:n], obs.params[player], rng)
-'''
+
+_lock = threading.Lock()
+_functions: list = []  # the user policies of each table of this process ("@k" in its key)
+
+
+def _chooser(code: str, functions: tuple):
+    """The chooser of ``code`` in a table whose user policies are ``functions``, and what it
+    takes after ``(st, obs)``: a search its models' numbers, a user policy its function."""
+    if code.startswith(USER):
+        return choose_user, (functions[int(code[len(USER):])],)
+    name, *models = code.split(":")
+    return CHOOSERS[name], tuple(PLAYOUT_NAMES.index(m) for m in models)
+
+
+def choose(key, st, obs):
+    """Ask the deciding seat's chooser among those of the table ``key``; returns an option index.
+
+    Compiled, ``key`` is a constant and the answer a direct call of the seat's chooser (the
+    overload below); this body is what runs with ``NUMBA_DISABLE_JIT=1``."""
+    codes, functions = _table(key)
+    chooser, models = _chooser(codes[st.seat_policy[st.game[G_PEND_PLAYER]]], functions)
+    return chooser(st, obs, *models)
+
+
+def _table(key: str):
+    """The chooser codes and user policies of the table ``key`` (``"a|b"`` or ``"a|b@k"``)."""
+    codes, _, k = key.partition("@")
+    return codes.split("|"), _functions[int(k)] if k else ()
+
+
+@overload(choose, jit_options={"nogil": True})
+def _choose_overload(key, st, obs):
+    if not isinstance(key, types.StringLiteral):
+        raise numba.errors.TypingError("choose: the table's key must be a compile-time constant")
+    names = {}
+    calls = []
+    codes, functions = _table(key.literal_value)
+    for i, code in enumerate(codes):
+        chooser, extra = _chooser(code, functions)
+        names[f"c{i}"] = chooser
+        args = ""
+        for j, x in enumerate(extra):  # a model's number is written in; a function is named
+            names[f"x{i}_{j}"] = x
+            args += f", {x}" if isinstance(x, int) else f", x{i}_{j}"
+        calls.append(f"c{i}(st, obs{args})")
+    lines = ["def impl(key, st, obs):",
+             "    i = st.seat_policy[st.game[G_PEND_PLAYER]]"]
+    for i, call in enumerate(calls[:-1]):
+        lines += [f"    if i == {i}:", f"        return {call}"]
+    lines.append(f"    return {calls[-1]}")
+    names["G_PEND_PLAYER"] = G_PEND_PLAYER
+    exec("\n".join(lines), names)
+    return names["impl"]
+
+
+def record_step(log, st, n):
+    """Append the notes of the last step to ``log`` (none: no trace); returns the rows written.
+
+    Compiled, a kernel without a log compiles none of the trace (the overload below)."""
+    return n if log is None else drain_records(st, log, n)
+
+
+@overload(record_step, jit_options={"nogil": True})
+def _record_step_overload(log, st, n):
+    if isinstance(log, types.NoneType):
+        return lambda log, st, n: n
+    return lambda log, st, n: drain_records(st, log, n)
+
+
+def check_step(check, st, checked):
+    """With ``check`` 1, check the invariants if a card or an event resolved since checkpoint
+    ``checked`` (the first broken one goes to ``game[G_FAIL]``); returns the checkpoint checked.
+
+    Compiled, ``check`` is a constant and a kernel that does not check compiles no check."""
+    if check == 1 and st.game[G_CHECKPOINT] != checked:
+        if st.game[G_FAIL] == 0:
+            st.game[G_FAIL] = check_invariants(st)
+        return st.game[G_CHECKPOINT]
+    return checked
+
+
+@overload(check_step, jit_options={"nogil": True})
+def _check_step_overload(check, st, checked):
+    if not isinstance(check, types.IntegerLiteral):
+        raise numba.errors.TypingError("check_step: check must be a compile-time constant")
+    if check.literal_value == 0:
+        return lambda check, st, checked: checked
+    return check_step
+
+
+# The loop and its game are inlined into each kernel, which compiles the engine's functions it
+# calls once for all of them (a separate function would link and optimise the engine again).
+_inlined = functools.partial(numba.njit, cache=False, nogil=True, inline="always")
+
+
+@_inlined
+def play_out(key, check, st, obs, log):
+    """Play ``st`` to the end: find who decides, ask ``choose(key, st, obs)``, apply.
+
+    ``obs`` is a scratch state for the deciding player's observation.  With ``check`` 1 the
+    invariants are checked whenever a card or an event resolves (``check_step``).  With a
+    ``log`` (not None), each step's notes go into it; returns the rows written."""
+    n = record_step(log, st, 0)  # the setup's note
+    checked = -1
+    while True:
+        status = step(st)
+        if status == STEP_DECISION:
+            st.game[G_DECISIONS] += 1
+            apply(st, choose(key, st, obs))
+        elif status == STEP_OVER:
+            return n
+        checked = check_step(check, st, checked)
+        n = record_step(log, st, n)
+
+
+@_inlined
+def play_game(key, check, states, seed, game_index, lineup, log, out_b, out_g):
+    """Deal and play game ``game_index`` of ``seed`` on the table of ``states[0]``
+    (``states[1]`` is the observation scratch) and score it into ``out_b``, ``out_g``;
+    returns the log rows written."""
+    st = states[0]
+    st.game[G_TRACE] = log is not None
+    setup_game(st, seed, game_index, lineup)
+    n = play_out(key, check, st, states[1], log)
+    score_game(st, out_b, out_g)
+    return n
+
+
+def _batch(key: str, check: int, cache: bool):
+    @numba.njit(cache=cache, nogil=True)
+    def batch(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g):
+        init_table(states[0], seat_policy.shape[0], opts, seat_policy, params)
+        for g in range(out_g.shape[0]):
+            game = first_index + g
+            play_game(key, check, states, seed, game, lineups[game % lineups.shape[0]], None,
+                      out_b[g], out_g[g])
+    return batch
+
+
+def _traced(key: str, cache: bool):
+    @numba.njit(cache=cache, nogil=True)
+    def traced(states, seed, game_index, lineup, log, out_b, out_g):
+        return play_game(key, 1, states, seed, game_index, lineup, log, out_b, out_g)
+    return traced
+
 
 _kernels: dict = {}
-_lock = threading.Lock()
 
 
-def user_dispatcher(functions: tuple):
-    """``choose(st, obs)`` for a table whose user policies are ``functions`` (user policy ``k``
-    has id ``FIRST_USER_ID + k``; built-in ids go to the built-in dispatcher).  Each user policy
-    is handed a fresh observation; an answer outside ``[0, n)`` plays option 0 and marks the
-    game failed with ``FAIL_ILLEGAL_OPTION``."""
-    calls = "".join(_CALL.format(keyword="if" if k == 0 else "elif", k=k)
-                    for k in range(len(functions)))
-    namespace = {
-        "FIRST_USER_ID": FIRST_USER_ID, "FAIL_ILLEGAL_OPTION": FAIL_ILLEGAL_OPTION,
-        "G_PEND_PLAYER": G_PEND_PLAYER, "G_PEND_N": G_PEND_N, "G_PEND_KIND": G_PEND_KIND,
-        "G_FAIL": G_FAIL, "RNG_DECIDE": RNG_DECIDE, "choose": choose, "observe": observe,
-    }
-    for k, f in enumerate(functions):
-        namespace[f"user_{k}"] = f
-    exec(compile(_USER_SOURCE.format(calls=calls), "<coltsim user policies>", "exec"), namespace)
-    return numba.njit(nogil=True)(namespace["choose_user"])  # not cached: the user's functions
-
-
-def batch_kernel(functions: tuple = ()):
-    """A kernel with ``play_batch``'s signature that plays built-in policies and the user
-    policies ``functions`` (``Seats.functions``); ``play_batch`` itself when there are none.
-    Compiled on first call (user policies: once per process and tuple of functions)."""
-    functions = tuple(functions)
-    if not functions:
-        return play_batch
+def _kernel(kind: str, choosers: tuple, functions: tuple, check: int):
     with _lock:
-        kernel = _kernels.get(functions)
+        key = "|".join(choosers)
+        if functions:  # compiled once per process: the key names this process's functions
+            if functions not in _functions:
+                _functions.append(functions)
+            key += f"@{_functions.index(functions)}"
+        kernel = _kernels.get((kind, key, check))
         if kernel is None:
-            choose_user = user_dispatcher(functions)
-
-            @numba.njit(nogil=True)
-            def kernel(seed, first_index, lineups, seat_policy, params, opts, check, out_b,
-                       out_g):
-                _play_batch(seed, first_index, lineups, seat_policy, params, opts, check, out_b,
-                            out_g, choose_user)
-
-            _kernels[functions] = kernel
+            cache = not functions
+            kernel = _batch(key, check, cache) if kind == "batch" else _traced(key, cache)
+            _kernels[(kind, key, check)] = kernel
     return kernel
+
+
+def batch_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
+    """The kernel that plays games of a table whose seats' choosers are ``choosers`` and whose
+    user policies are ``functions`` (``Seats.choosers``, ``Seats.functions``), checking
+    invariants if ``check``::
+
+        kernel(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g)
+
+    plays games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` on the two scratch
+    states ``states`` (``new_kernel_states()``); game ``g`` uses line-up
+    ``lineups[g % len(lineups)]``; player ``p`` plays chooser ``seat_policy[p]`` with parameters
+    ``params[p]`` under the rule options ``opts``.
+
+    out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
+
+    Compiled on first call, then cached on disk (tables with user policies: once per process).
+    """
+    return _kernel("batch", tuple(choosers), tuple(functions), int(bool(check)))
+
+
+def traced_kernel(choosers: tuple, functions: tuple = ()):
+    """The kernel that plays one game of the table ``choosers``, checked and traced::
+
+        kernel(states, seed, game_index, lineup, log, out_b, out_g) -> log rows written
+
+    with ``states[0]`` seated (``state.init_table``), ``log`` ``int64[rows, LOG_W]``,
+    ``out_b`` ``int32[bandits, RB_N]`` and ``out_g`` ``int32[RG_N]``."""
+    return _kernel("traced", tuple(choosers), tuple(functions), 1)
+
+
+_MODEL_PARTS = {"greedy": "weighted", "random": "random", "planner": "planner"}  # shared code
+
+
+def kernel_parts(kind: str, choosers: tuple) -> tuple:
+    """What compiling the ``kind`` kernel ("batch" or "traced") of the table ``choosers``
+    compiles, as coltsim's compile record names it (_jit.announce_compile): the engine, each
+    policy, the kernel itself."""
+    parts = ["engine"]
+    for code in choosers:
+        name, *models = code.split(":")
+        parts += [name] + [_MODEL_PARTS[m] for m in models]
+    return tuple(dict.fromkeys(parts)) + (f"kernel {kind} {'|'.join(choosers)}",)
+
+
+def new_kernel_states():
+    """The two scratch states a kernel plays on: the game, and its observations."""
+    return new_states(2)
+
+
+__all__ = ["FAIL_ILLEGAL_OPTION", "LOG_W", "RB_N", "RG_N", "batch_kernel", "choose",
+           "kernel_parts", "new_kernel_states", "play_game", "play_out", "traced_kernel"]

@@ -17,12 +17,12 @@ from coltsim.engine.state import (
     init_table, new_states,
 )
 from coltsim.policies import param_vector, resolve_policies
-from coltsim.policies.builtin import choose
+from coltsim.playout import choose
+from coltsim.policies.catalog import PLAYOUT_GREEDY
 from coltsim.policies.ismcts import (
     KEY_STRIDE, ROOT, T_AVAIL, T_CHILD, T_KEY, T_N, T_SIBLING, T_VISITS, _select, halving_rounds,
     ismcts_policy, keep_better_half, root_iterations,
 )
-from coltsim.policies.catalog import PLAYOUT_GREEDY
 from coltsim.policies.observe import observe
 from coltsim.policies.rollout import outcome, play_until
 from coltsim.rules import Rules
@@ -166,7 +166,7 @@ def _true_values(states, reps, values):
             w = states[2]
             seed_streams(w.rng, w.rng.shape[0], r, i)
             apply(w, i)
-            play_until(w, PLAYOUT_GREEDY, w.game[G_N_ROUNDS])
+            play_until(w, PLAYOUT_GREEDY, states[3], w.game[G_N_ROUNDS])
             values[i] += outcome(w, 0, 0.0, out_b, out_g) / reps
 
 
@@ -190,12 +190,13 @@ def _decisive_choices(states, seed, n_games, lineup, params, chosen, best, worst
                 if values[:n].max() - values[:n].min() >= 0.5:
                     observe(st, p, obs)
                     rng = st.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1].copy()
-                    i = ismcts_policy(obs, st.game[G_PEND_KIND], obs.options[:n], params, rng)
+                    i = ismcts_policy(obs, st.game[G_PEND_KIND], obs.options[:n], params, rng,
+                                      PLAYOUT_GREEDY, PLAYOUT_GREEDY)
                     chosen[k] = values[i]
                     best[k] = values[:n].max()
                     worst[k] = values[:n].min()
                     k += 1
-            apply(st, choose(st, obs))
+            apply(st, choose("weighted", st, obs))  # the greedy table's one chooser
     return k
 
 
@@ -203,7 +204,8 @@ def test_the_search_finds_the_decisive_option():
     """Outcomes are backed up the right way round: where one option clearly wins and another
     clearly loses (late in the game, little left hidden), the search takes a winning one."""
     seats = resolve_policies(4, "greedy")
-    states = new_states(3)
+    assert seats.choosers == ("weighted",)
+    states = new_states(4)
     init_table(states[0], 4, Rules().to_array(), seats.seat_policy, seats.params)
     chosen, best, worst = np.zeros(10), np.zeros(10), np.zeros(10)
     k = _decisive_choices(states, 3, 200, np.full(4, -1, np.int64),

@@ -11,13 +11,13 @@ from coltsim.engine.flow import advance, apply
 from coltsim.engine.rng import RNG_DECIDE, randint, seed_streams, shuffle
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import (
-    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_CHECK, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
+    B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT,
     L_VALUE, L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
     card_kind, copy_state, init_table, new_states,
 )
+from coltsim.playout import check_step, choose
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
-from coltsim.policies.builtin import choose
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.planner import planner_policy
 from coltsim.policies.observe import observe, pile_revealed, sample_world
@@ -59,26 +59,41 @@ def _state(players, rules, policy_ids, params=None, seed=0):
 
 
 # --- every built-in answers with a legal option ---------------------------------------------------
-@jit
-def _play_checked(states, seed, first, n_games, lineup, kinds_seen):
-    """Play games with ``choose``; count answers outside [0, n) and broken invariants."""
-    st = states[GAME]
-    illegal = 0
-    broken = 0
-    for g in range(first, first + n_games):
-        setup_game(st, seed, g, lineup)
-        st.game[G_CHECK] = 1
-        while advance(st):
-            n = st.game[G_PEND_N]
-            kinds_seen[st.game[G_PEND_KIND]] += 1
-            i = choose(st, states[OBS])
-            if i < 0 or i >= n:
-                illegal += 1
-                i = 0
-            apply(st, i)
-        if st.game[G_FAIL] != 0:
-            broken += 1
-    return illegal, broken
+_checked_players: dict = {}
+
+
+def _checked_player(key):
+    """A kernel that plays games of the table ``key`` (Seats.choosers joined by "|", a constant
+    of the kernel as in coltsim.playout) through ``choose``, counting answers outside [0, n)
+    and broken invariants."""
+    if key not in _checked_players:
+        @numba.njit
+        def play(states, seed, first, n_games, lineup, kinds_seen):
+            st = states[GAME]
+            illegal = 0
+            broken = 0
+            for g in range(first, first + n_games):
+                setup_game(st, seed, g, lineup)
+                checked = -1
+                while advance(st):
+                    n = st.game[G_PEND_N]
+                    kinds_seen[st.game[G_PEND_KIND]] += 1
+                    i = choose(key, st, states[OBS])
+                    if i < 0 or i >= n:
+                        illegal += 1
+                        i = 0
+                    apply(st, i)
+                    checked = check_step(1, st, checked)
+                if st.game[G_FAIL] != 0:
+                    broken += 1
+            return illegal, broken
+        _checked_players[key] = play
+    return _checked_players[key]
+
+
+def _play_checked(seats, states, seed, first, n_games, lineup, kinds_seen):
+    return _checked_player("|".join(seats.choosers))(states, seed, first, n_games, lineup,
+                                                     kinds_seen)
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
@@ -89,13 +104,13 @@ def test_every_builtin_policy_answers_legally(players, rules):
         lineup_names = [names[(k + s) % len(names)] for s in range(players)]
         seats = resolve_policies(players, lineup_names)
         states, lineup = _state(players, rules, seats.seat_policy, seats.params)
-        illegal, broken = _play_checked(states, 11, 100 * k, 60, lineup, kinds)
+        illegal, broken = _play_checked(seats, states, 11, 100 * k, 60, lineup, kinds)
         assert illegal == 0, lineup_names
         assert broken == 0, lineup_names
     for name, cheap in SEARCH.items():  # a small budget and short playouts, in two seats
         seats = resolve_policies(players, ([name, "greedy"] * players)[:players], {name: cheap})
         states, lineup = _state(players, rules, seats.seat_policy, seats.params)
-        assert _play_checked(states, 12, 0, 3, lineup, kinds) == (0, 0), name
+        assert _play_checked(seats, states, 12, 0, 3, lineup, kinds) == (0, 0), name
     expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
     if rules.advanced:
         expected |= {10, 11}
@@ -187,52 +202,58 @@ def _cheat(st, kind, options, params, rng):
     return s % options.shape[0]
 
 
-@jit
-def _same_decisions(states, pid, every, seed, n_games, lineup):
-    """Play random games; at every ``every``-th decision ask policy ``pid`` on the state and on
-    a perturbed copy (same own stream).  Returns (decisions compared, differences, differences
-    of the cheating policy, perturbations that changed the state)."""
-    st = states[GAME]
-    compared = 0
-    differ = 0
-    cheat_differ = 0
-    changed = 0
-    k = 0
-    for g in range(n_games):
-        setup_game(st, seed, g, lineup)
-        while advance(st):
-            p = st.game[G_PEND_PLAYER]
-            n = st.game[G_PEND_N]
-            k += 1
-            if k % every == 0:
-                copy_state(states, COPY_A, st)
-                copy_state(states, COPY_B, st)
-                a = states[COPY_A]
-                b = states[COPY_B]
-                _perturb(b, p, k)
-                changed += not (np.array_equal(a.cards, b.cards) and np.array_equal(a.loot, b.loot)
-                                and np.array_equal(a.rounds, b.rounds))
-                a.seat_policy[p] = pid
-                b.seat_policy[p] = pid
-                differ += choose(a, states[OBS]) != choose(b, states[OBS])
-                rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
-                rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
-                cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
-                    _cheat(b, 0, b.options[:n], b.params[p], rng_b)
-                compared += 1
-            apply(st, randint(st.rng, RNG_DECIDE + p, n))
-    return compared, differ, cheat_differ, changed
+_same_decisions_kernels: dict = {}
+
+
+def _same_decisions(key, states, every, seed, n_games, lineup):
+    """Play random games; at every ``every``-th decision ask the chooser of the table ``key``
+    (one chooser, every seat) on the state and on a perturbed copy (same own stream).  Returns
+    (decisions compared, differences, differences of the cheating policy, perturbations that
+    changed the state)."""
+    if key not in _same_decisions_kernels:
+        @numba.njit
+        def compare(states, every, seed, n_games, lineup):
+            st = states[GAME]
+            compared = 0
+            differ = 0
+            cheat_differ = 0
+            changed = 0
+            k = 0
+            for g in range(n_games):
+                setup_game(st, seed, g, lineup)
+                while advance(st):
+                    p = st.game[G_PEND_PLAYER]
+                    n = st.game[G_PEND_N]
+                    k += 1
+                    if k % every == 0:
+                        copy_state(states, COPY_A, st)
+                        copy_state(states, COPY_B, st)
+                        a = states[COPY_A]
+                        b = states[COPY_B]
+                        _perturb(b, p, k)
+                        changed += not (np.array_equal(a.cards, b.cards)
+                                        and np.array_equal(a.loot, b.loot)
+                                        and np.array_equal(a.rounds, b.rounds))
+                        differ += choose(key, a, states[OBS]) != choose(key, b, states[OBS])
+                        rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+                        rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+                        cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
+                            _cheat(b, 0, b.options[:n], b.params[p], rng_b)
+                        compared += 1
+                    apply(st, randint(st.rng, RNG_DECIDE + p, n))
+            return compared, differ, cheat_differ, changed
+        _same_decisions_kernels[key] = compare
+    return _same_decisions_kernels[key](states, every, seed, n_games, lineup)
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
 @pytest.mark.parametrize("name", [n for n in POLICY_NAMES if n != "random"])
 def test_no_policy_reads_hidden_information(players, rules, name):
-    pid = POLICY_NAMES.index(name)
-    params = np.tile(param_vector(name, SEARCH.get(name)), (players, 1))
-    states, lineup = _state(players, rules, np.zeros(players, np.int64), params)
+    seats = resolve_policies(players, name, {name: SEARCH[name]} if name in SEARCH else None)
+    states, lineup = _state(players, rules, seats.seat_policy, seats.params)
     every, n_games = (7, 2) if name in SEARCH else (3, 6)
-    compared, differ, cheat_differ, changed = _same_decisions(states, pid, every, 5, n_games,
-                                                              lineup)
+    compared, differ, cheat_differ, changed = _same_decisions("|".join(seats.choosers), states,
+                                                              every, 5, n_games, lineup)
     assert compared > 20
     assert changed > compared // 2  # the perturbation really changes hidden things
     assert cheat_differ > 0  # ... which a peeking policy notices
@@ -473,13 +494,21 @@ def test_user_policy_out_of_range_is_reported():
 def test_registry_names_presets_and_parameters():
     seats = resolve_policies(4, ["greedy", "cautious", "weighted", f"{__name__}:robber"],
                              {"weighted": {"fire": 0.0}})
-    assert list(seats.seat_policy[:3]) == [1, POLICY_NAMES.index("cautious"), 2]
-    assert seats.seat_policy[3] == 100 and seats.functions == (robber,)
+    # greedy, weighted and the presets are one chooser, their weights in the parameter rows
+    assert seats.choosers == ("weighted", "user:0") and list(seats.seat_policy) == [0, 0, 0, 1]
+    assert seats.functions == (robber,)
+    assert seats.params[0].sum() == 0.0  # greedy: all zeros, greedy's weights
     assert seats.params[2, 2] == 0.0 and seats.params[2, 0] == 1.0
+    assert seats.params[1, 5] == 3.0  # cautious avoids
     seats = resolve_policies(2, ["aggressive", "cautious"], {"aggressive": {"fire": 3.0}})
-    assert list(seats.seat_policy) == [2, POLICY_NAMES.index("cautious")]  # changed: weighted
+    assert seats.choosers == ("weighted",)
     assert seats.params[0, 2] == 3.0 and seats.params[0, 3] == 2.0
     assert seats.names[0] == "aggressive"
+    seats = resolve_policies(3, ["ismcts", "rollout", "planner"],
+                             {"ismcts": {"playout": "planner"}, "rollout": {"playout": "random"}})
+    # a search is compiled with its models
+    assert seats.choosers == ("ismcts:planner:greedy", "planner", "rollout:random")
+    assert list(seats.seat_policy) == [0, 2, 1]
     v = param_vector("rollout", {"budget": 10, "playout": "random"})
     assert (v[0], v[1], v[2]) == (10, 1, 0)
     assert param_vector("never_fires")[2] < -1e8
@@ -533,9 +562,21 @@ def _doc_to_plan(ghost_card_face_down=None):
     st.game[G_PHASE] = PH_SCHEME
     st.game[G_SLOT] = 1  # Ghost has played his turn; Doc's comes
     assert flow.advance(st) and st.game[G_PEND_PLAYER] == 1
-    st.seat_policy[1] = POLICY_NAMES.index(DEFAULT)
-    played = int(st.options[choose(st, new_states(1)[0])]) & ~flow.FACE_DOWN
+    seats = resolve_policies(4, DEFAULT)
+    st.seat_policy[1] = seats.seat_policy[1]
+    st.params[1] = seats.params[1]
+    played = int(st.options[_decide("|".join(seats.choosers), st)]) & ~flow.FACE_DOWN
     return K.CARD_NAMES[played & K.CARD_KIND_MASK] if played != flow.OPT_DRAW else "draw"
+
+
+_deciders: dict = {}
+
+
+def _decide(key, st):
+    """The answer of the table ``key``'s chooser of the deciding seat at ``st``."""
+    if key not in _deciders:
+        _deciders[key] = numba.njit(lambda st, obs: choose(key, st, obs))
+    return _deciders[key](st, new_states(1)[0])
 
 
 def test_default_reads_the_face_up_pile_and_nothing_face_down():

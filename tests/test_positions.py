@@ -8,7 +8,7 @@ import coltsim.positions
 from coltsim import constants as K
 from coltsim.engine import flow
 from coltsim.engine.state import (
-    B_BULLETS, B_NEUTRAL, B_RECEIVED, G_CHECK, G_NEUTRAL_LEFT, Z_DECK, Z_HAND,
+    B_BULLETS, B_NEUTRAL, B_RECEIVED, G_NEUTRAL_LEFT, Z_DECK, Z_HAND,
 )
 from coltsim.positions import (
     Position, bandit_id, card_value, hand_cards, loot_of, loot_on, play_card, scheme, score, where,
@@ -40,7 +40,14 @@ def test_builds_what_it_is_told():
     assert st.bandit[0, B_BULLETS] == 4 and st.bandit[2, B_RECEIVED] == 2
     assert st.bandit[3, B_NEUTRAL] == 1 and st.game[G_NEUTRAL_LEFT] == 12
     assert st.ncards[2, Z_DECK] == 12 and st.ncards[3, Z_DECK] == 11
-    assert st.game[G_CHECK] == 1  # every later action is checked against the invariants
+
+
+def test_every_card_of_a_scenario_is_checked_against_the_invariants():
+    # loco(Marshal) | A(Ghost roof) | B | C | D(Doc inside); Ghost's bullet count is then broken
+    st = four().place("ghost", 1, "roof").place("belle", 2).place("tuco", 3).place("doc", 4).build()
+    st.bandit[0, B_BULLETS] = 9  # more bullets than a bandit owns
+    with pytest.raises(AssertionError, match="engine broke an invariant"):
+        play_card(st, "ghost", "floor")
 
 
 @pytest.mark.parametrize("arrange, message", [

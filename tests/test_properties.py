@@ -1,5 +1,5 @@
 """Invariants over many random games, checked on the state arrays after every action and event
-by the kernel itself (engine/check.py), and on the results of every game."""
+by a checking kernel (engine/check.py, playout.check_step), and on the results of every game."""
 import os
 import subprocess
 import sys
@@ -10,7 +10,7 @@ import pytest
 from coltsim import constants as K
 from coltsim._jit import njit
 from coltsim.engine import check as C
-from coltsim.playout import play_batch
+from coltsim.playout import batch_kernel, new_kernel_states
 from coltsim.engine.scoring import (
     RB_BONUS, RB_GUNSLINGER, RB_LOOT, RB_N, RB_NEUTRAL, RB_RANK, RB_RECEIVED, RB_SCORE,
     RB_SHOTS, RB_WIN, RG_FAIL, RG_N, RG_N_WINNERS,
@@ -33,8 +33,9 @@ def play(players, games, rules=None, seed=11):
     lineups = np.full((1, n_bandits), -1, np.int64)
     out_b = np.zeros((games, n_bandits, RB_N), np.int32)
     out_g = np.zeros((games, RG_N), np.int32)
-    play_batch(seed, 0, lineups, np.zeros(players, np.int64), np.zeros((players, N_PARAMS)),
-               opts, 1, out_b, out_g)
+    batch_kernel(("random",), check=True)(new_kernel_states(), seed, 0, lineups,
+                                          np.zeros(players, np.int64),
+                                          np.zeros((players, N_PARAMS)), opts, out_b, out_g)
     return out_b, out_g
 
 
@@ -140,15 +141,16 @@ def test_checker_detects_each_broken_invariant(break_it, code):
 
 def test_batch_kernel_seats_each_players_policy():
     # Three greedy players and one random: the greedy seats win far more than a fair share.
-    from coltsim.policies import POLICY_IDS
+    from coltsim.policies import resolve_policies
     from coltsim.engine.scoring import RB_WIN
     games = 2_000
     lineups = np.full((1, 4), -1, np.int64)
     out_b = np.zeros((games, 4, RB_N), np.int32)
     out_g = np.zeros((games, RG_N), np.int32)
-    seats = np.array([POLICY_IDS["random"]] + [POLICY_IDS["greedy"]] * 3, np.int64)
-    play_batch(3, 0, lineups, seats, np.zeros((4, N_PARAMS)), Rules().to_array(), 0, out_b,
-               out_g)
+    seats = resolve_policies(4, ["random", "greedy", "greedy", "greedy"])
+    assert seats.choosers == ("random", "weighted") and list(seats.seat_policy) == [0, 1, 1, 1]
+    batch_kernel(seats.choosers)(new_kernel_states(), 3, 0, lineups, seats.seat_policy,
+                                 seats.params, Rules().to_array(), out_b, out_g)
     assert out_b[:, 0, RB_WIN].mean() < 0.1 < out_b[:, 1:, RB_WIN].mean()
 
 
@@ -175,7 +177,7 @@ print(*allocations(fixed, 5), *allocations(fixed, 50), *allocations(search, 5))
 
 
 def test_games_allocate_nothing_and_kernels_free_what_they_allocate():
-    # The state is allocated once per batch (playout._play_batch): playing 50 games allocates
+    # The states are given to the kernel, and a game allocates nothing: playing 50 games allocates
     # exactly what playing 5 does.  A search policy allocates its scratch per decision, and
     # frees it.  NRT statistics must be switched on before numba loads, hence the subprocess.
     env = {**os.environ, "NUMBA_NRT_STATS": "1"}

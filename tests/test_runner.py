@@ -467,11 +467,11 @@ def test_checked_run_and_rule_options():
 def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
     real = chunk.batch_kernel
 
-    def failing_kernel(functions):
-        kernel = real(functions)
+    def failing_kernel(choosers, functions, check):
+        kernel = real(choosers, functions, check)
 
-        def play(seed, first, *args):
-            kernel(seed, first, *args)
+        def play(states, seed, first, *args):
+            kernel(states, seed, first, *args)
             out_g = args[-1]
             if first <= 250 < first + len(out_g):
                 out_g[250 - first, RG_FAIL] = 3  # as the invariant check would

@@ -134,23 +134,28 @@ def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(_jit, "_COMPILED", tmp_path / "numba-compiled.txt")
     setting = coltsim.make_setting(4, policies="random")
     coltsim.simulate(setting, 10, workers=1)
-    assert _jit.COMPILING in capsys.readouterr().err
-    assert (tmp_path / "numba-compiled.txt").read_text().split()[:2] == [_jit._SOURCES,
-                                                                         "play_batch"]
+    notice = ("compiling engine and random (once for this machine: about "
+              f"{_jit.COMPILE_SECONDS['engine'] + _jit.COMPILE_SECONDS['kernel']} s")
+    assert notice in capsys.readouterr().err
+    assert (tmp_path / "numba-compiled.txt").read_text().splitlines()[0].split()[:2] == \
+        [_jit._SOURCES, "engine"]
     coltsim.simulate(setting, 10, workers=1)
-    assert _jit.COMPILING not in capsys.readouterr().err
+    assert "compiling" not in capsys.readouterr().err
     coltsim.simulate(setting, 10, workers=1, progress=False)
     assert capsys.readouterr().err == ""
+    # Another policy: only what is new is named (the engine is compiled).
+    coltsim.simulate(coltsim.make_setting(4, policies=["random", "greedy"] * 2), 10, workers=1)
+    assert "compiling weighted (once for this machine: about" in capsys.readouterr().err
     # other sources (an edit, a pull) or another cache folder: announced again
     monkeypatch.setattr(_jit, "_SOURCES", "0" * 12)
     coltsim.simulate(setting, 10, workers=1)
-    assert _jit.COMPILING in capsys.readouterr().err
+    assert notice in capsys.readouterr().err
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not _jit.compiled("play_batch")
+    assert not _jit.compiled("engine")
     # a trace has a kernel of its own
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
-    assert capsys.readouterr().err.count(_jit.COMPILING) == 1
+    assert capsys.readouterr().err.count("compiling") == 1
 
 
 def test_one_progress_bar_names_each_setting_by_its_label(tmp_path, capsys):

@@ -17,7 +17,7 @@ from .state import (
 
 
 # --- the Marshal and neutral bullets ------------------------------------------------------------
-@njit
+@njit(inline="always")
 def give_neutral(st, mask):
     """One giving of neutral bullets to the bandits in ``mask``, under the run-out rule."""
     nb = st.game[G_BANDITS]
@@ -93,7 +93,7 @@ def do_floor_change(st, b):
 
 
 # --- Fire -----------------------------------------------------------------------------------------
-@njit
+@njit(inline="always")
 def add_bandits_at(st, car, level, skip, out, n):
     """Append the bandits other than ``skip`` on (car, level) to ``out[n:]``; the new count.
 

@@ -1,4 +1,5 @@
-"""Invariants of a legal position, checked after every action and event when ``G_CHECK`` is on.
+"""Invariants of a legal position, checked by a checking driver whenever a card or an event has
+resolved (``G_CHECKPOINT`` grew: playout.play_out, positions.py).
 
 ``check_invariants`` returns 0, or the CHECK_* code of the first invariant broken.
 """

@@ -30,14 +30,13 @@ from ..rules import (
 )
 from . import actions as A
 from . import events as E
-from .check import check_invariants
 from .log import (
     PLAN_DRAW, PLAN_PASS, PLAN_PLAY, R_EFFECT, R_P0, REC_ACTION, REC_DISCARD, REC_EVENT,
     REC_PLAN, REC_ROUND, log_row,
 )
 from .rng import RNG_CHANCE, shuffle
 from .state import (
-    G_BANDITS, G_CHECK, G_FAIL, G_FIRST, G_GIVEN, G_HITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N,
+    G_BANDITS, G_CHECKPOINT, G_FIRST, G_GIVEN, G_HITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N,
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT, G_T_EFFECT,
     G_T_PUSHED, G_T_TAKEN, G_T_TARGET, G_T_TO_CAR, G_T_TOKEN, G_TURN, PH_DISCARD, PH_EVENT,
     PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER,
@@ -151,8 +150,10 @@ def _distinct_hand_cards(st, p, out, n):
 
 
 @njit
-def _discard_step(st, kind):
-    """Ask each player in turn order which card to discard, until it says stop."""
+def _discard_step(st):
+    """Ask each player in turn order which card to discard (at the start of Schemin') or to
+    discard rather than keep (at its end), until it says stop."""
+    kind = DK_DISCARD if st.game[G_PHASE] == PH_DISCARD else DK_KEEP
     if st.game[G_POS] >= st.game[G_PLAYERS]:
         st.game[G_POS] = 0
         st.game[G_PHASE] = PH_SCHEME if kind == DK_DISCARD else PH_STEAL
@@ -211,7 +212,7 @@ def plan_options(st, p, letter, turn, half):
     return n
 
 
-@njit
+@njit(inline="always")
 def _playable_cards(hand, n_hand, down, ghosts, options):
     """Each distinct non-bullet card of ``hand[:n_hand]`` as ``card | down``, followed by
     ``card | FACE_DOWN`` when its owner is in ``ghosts``; returns how many were written."""
@@ -414,8 +415,8 @@ def _finish_card(st):
 
 @njit(inline="always")
 def _checkpoint(st):
-    if st.game[G_CHECK] == 1 and st.game[G_FAIL] == 0:
-        st.game[G_FAIL] = check_invariants(st)
+    """A card or an event has resolved: the moment a driver checks the invariants (playout.py)."""
+    st.game[G_CHECKPOINT] += 1
 
 
 # --- events ---------------------------------------------------------------------------------------
@@ -470,7 +471,8 @@ def _finish_event(st, ev):
     if ev != K.TUNNEL and ev != K.BRIDGE:
         row = log_row(st, REC_EVENT, -1, -1, -1, ev)
         if row >= 0:
-            st.rec[row, R_P0:R_P0 + st.game[G_BANDITS]] = st.evtok[:st.game[G_BANDITS]]
+            for b in range(st.game[G_BANDITS]):  # (a slice copy would compile numba's checks)
+                st.rec[row, R_P0 + b] = st.evtok[b]
             st.rec[row, R_P0 + 6] = st.game[G_T_TOKEN]
         _checkpoint(st)
     st.game[G_ROUND] += 1
@@ -495,7 +497,7 @@ def step(st):
     if n > 1:
         return STEP_DECISION
     if n == 1:
-        apply(st, 0)
+        apply(st, n - 1)  # option 0, not spelt as a constant: numba would compile apply twice
         return STEP_MOVED
     phase = st.game[G_PHASE]
     if phase == PH_SCHEME:
@@ -506,10 +508,8 @@ def step(st):
         _start_round(st)
     elif phase == PH_EVENT:
         _event_step(st)
-    elif phase == PH_DISCARD:
-        _discard_step(st, DK_DISCARD)
-    elif phase == PH_KEEP:
-        _discard_step(st, DK_KEEP)
+    elif phase == PH_DISCARD or phase == PH_KEEP:
+        _discard_step(st)
     else:
         return STEP_OVER
     return STEP_MOVED

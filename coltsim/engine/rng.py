@@ -48,19 +48,21 @@ def seed_streams(rng, n_streams, master_seed, game_index):
         rng[s, 1] = np.uint64(0)
 
 
-@njit
+# The draws are inlined where they are used: called with a constant stream (RNG_CHANCE...), a
+# compiled function would be compiled once more for each constant.
+@njit(inline="always")
 def next_u64(rng, stream):
     rng[stream, 1] += np.uint64(1)
     return _mix(rng[stream, 0] + _GAMMA * rng[stream, 1])
 
 
-@njit
+@njit(inline="always")
 def randint(rng, stream, n):
     """A uniform integer in ``[0, n)`` (multiply-shift; bias below 2**-32 for n < 64)."""
     return np.int64(((next_u64(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit
+@njit(inline="always")
 def shuffle(rng, stream, a, n):
     """Fisher-Yates shuffle of ``a[:n]`` in place."""
     for i in range(n - 1, 0, -1):

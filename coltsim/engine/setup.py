@@ -28,7 +28,7 @@ _ACTION_DECK = np.array(K.ACTION_DECK, np.int64)
 _TEAM_DECK_KINDS = np.array(K.TEAM_DECK_KINDS, np.int64)
 
 
-@njit
+@njit(inline="always")
 def _draw_distinct(st, pool, n_pool, k, out, offset):
     """``k`` distinct entries of ``pool[:n_pool]`` in random order into ``out[offset:]``."""
     for i in range(k):

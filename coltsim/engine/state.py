@@ -80,7 +80,7 @@ G_T_EFFECT = 23
 G_HITS = 24  # bitmask of bandits the Marshal rule sent to the roof in this step
 G_GIVEN = 25  # bitmask of bandits who received a neutral bullet in this step
 G_TRACE = 26  # 1 = write trace records (log.py)
-G_CHECK = 27  # 1 = check invariants after every action and event
+G_CHECKPOINT = 27  # cards and events resolved (a checking driver checks when it grows)
 G_FAIL = 28  # first invariant broken (CHECK_*), 0 = none
 G_DECISIONS = 29  # decisions asked of policies so far
 G_GAME_INDEX = 30
@@ -178,7 +178,8 @@ def init_table(st, players, opts, seat_policy, params):
     """Seat ``players`` players with their policy ids and parameter rows under the rule options
     ``opts``; ``setup.setup_game`` then deals games on this table."""
     st.game[G_PLAYERS] = players
-    st.opts[:] = opts
+    for i in range(opts.shape[0]):  # (a slice copy would compile numba's shape checks)
+        st.opts[i] = opts[i]
     for p in range(players):
         st.seat_policy[p] = seat_policy[p]
         for j in range(params.shape[1]):
@@ -253,7 +254,7 @@ def remove_card(st, p, zone, card):
     return gone == 1
 
 
-@njit
+@njit(inline="always")
 def move_zone(st, p, src, dst):
     """Put every card of zone ``src`` on top of zone ``dst``, keeping their order."""
     cards = st.cards
@@ -292,7 +293,7 @@ def count_loot(st):
         st.held_value[q] += st.loot[t, L_VALUE]
 
 
-@njit
+@njit(inline="always")
 def move_token(st, t, where):
     """Token ``t`` goes to ``where`` (a spot, ``AT_BANDIT + b`` or ``IN_BOX``)."""
     kind = st.loot[t, L_KIND]

@@ -4,9 +4,9 @@ Every policy is a compiled function of one signature (builtin.py)::
 
     policy(obs, kind, options, params, rng) -> int
 
-registered by name with an integer id; mixed seats dispatch on the id of the deciding player
-(``choose``).  ``catalog`` names every built-in policy with its id and parameters (plain Python:
-what a setting is validated against); ``view`` holds the helpers that read the position,
+registered by name; a table's kernel compiles the chooser of each of its seats' policies
+(builtin.py, coltsim.playout).  ``catalog`` names every built-in policy with its chooser and
+parameters (plain Python: what a setting is validated against); ``view`` holds the helpers that read the position,
 ``observe`` the observation and the determinisation used by ``rollout``; ``registry`` resolves
 names, presets, parameters and user policies (``"package.module:function"``).  Games are
 played by coltsim.playout.  ``DEFAULT`` names the policy of every seat not told otherwise,
@@ -15,12 +15,10 @@ played by coltsim.playout.  ``DEFAULT`` names the policy of every seat not told 
 The compiled modules load on first use of a name below, so that ``coltsim.policies.catalog``
 can be imported without numba.
 """
-from .catalog import (
-    DEFAULT, FIRST_USER_ID, LADDER, POLICY_IDS, POLICY_NAMES, param_names, param_vector,
-)
+from .catalog import DEFAULT, LADDER, POLICY_NAMES, param_names, param_vector
 
-__all__ = ["DEFAULT", "FIRST_USER_ID", "LADDER", "POLICY_IDS", "POLICY_NAMES", "Seats", "choose",
-           "load_user_policy", "param_names", "param_vector", "resolve_policies"]
+__all__ = ["DEFAULT", "LADDER", "POLICY_NAMES", "Seats", "load_user_policy", "param_names",
+           "param_vector", "resolve_policies"]
 
 
 def __getattr__(name):
@@ -28,8 +26,4 @@ def __getattr__(name):
         from . import registry
 
         return getattr(registry, name)
-    if name == "choose":
-        from .builtin import choose
-
-        return choose
     raise AttributeError(f"module 'coltsim.policies' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""Built-in policies by integer id, and ``choose``: the dispatcher the playout loop calls.
+"""Choosers: the compiled function the playout loop asks for each built-in policy.
 
 Every policy, built-in or a user's, is a compiled function of one signature::
 
@@ -9,26 +9,27 @@ Every policy, built-in or a user's, is a compiled function of one signature::
 ``params`` ``float64[N_PARAMS]`` the player's parameter row, ``rng`` ``uint64[1, 2]`` the
 player's own random stream (``RNG_DECIDE + player``).
 
-A built-in's id is its index in ``POLICY_NAMES``; the presets of ``weighted`` (aggressive,
-cautious, never_fires, never_moves_marshal) have ids of their own, so a name alone says everything.
+The playout loop asks a *chooser*: ``chooser(st, obs) -> int`` answers the pending decision of
+the state ``st`` for its deciding player, with ``obs`` a scratch state it may fill (an
+observation).  ``CHOOSERS`` names one per catalog ``Policy.chooser``:
 
-``choose(st, obs)`` looks up the deciding player's policy id in ``st.seat_policy``; ``obs`` is a
-scratch state for the observation.  ``random`` is answered inline (one draw, no observation).
-``greedy``, ``weighted`` and ``planner`` read only what their player may know (view.py's rule),
-so they give the same answers on the state as on an observation and are handed the state itself
-(no copy); tests/test_policies.py checks both facts.  ``rollout`` and ``ismcts`` sample worlds
-from an observation built for them.  User policies (ids from ``FIRST_USER_ID``) are dispatched
-by the playout's user dispatcher (playout.py); here an unknown id plays at random.
+- ``random`` is answered inline (one draw from the seat's stream, no observation: its model);
+- ``weighted`` plays ``greedy``, ``weighted`` and every preset of it (their weights are the
+  seat's parameter row; all zeros: greedy's), and ``planner`` plays the planner: both read only
+  what their player may know (view.py's rule), so they are handed the state itself (no copy;
+  tests/test_policies.py checks that the answers are the same on an observation);
+- the searches ``rollout`` and ``ismcts`` sample worlds from an observation built for them and
+  play the other seats inside them with models (models.py), given after ``(st, obs)`` as
+  constants: a table's kernel compiles a search with the models its seat names, nothing else.
+
+A table's kernel compiles exactly the choosers of its seats (coltsim.playout).
 """
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
-from .catalog import (  # the ids of the built-in policies, by name
-    FIRST_PRESET, POLICY_GREEDY, POLICY_ISMCTS, POLICY_PLANNER, POLICY_RANDOM, POLICY_ROLLOUT,
-    POLICY_WEIGHTED, PRESET_NAMES,
-)
-from .heuristic import greedy_policy, preset_policy, weighted_policy
+from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
+from .models import model_random
 from .observe import observe
 from .planner import planner_policy
 from .rollout import rollout_policy
@@ -41,32 +42,45 @@ def random_policy(obs, kind, options, params, rng):
 
 
 @njit
-def _choose_builtin(st, obs, player, pid):
+def choose_weighted(st, obs):
+    """``greedy``, ``weighted`` and its presets: the greedy features under the seat's weights."""
+    player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
-    kind = st.game[G_PEND_KIND]
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
-    if pid == POLICY_PLANNER:
-        return planner_policy(st, kind, st.options[:n], st.params[player], rng)
-    if pid == POLICY_GREEDY:
-        return greedy_policy(st, kind, st.options[:n], st.params[player], rng)
-    if pid == POLICY_WEIGHTED:
-        return weighted_policy(st, kind, st.options[:n], st.params[player], rng)
-    if FIRST_PRESET <= pid < FIRST_PRESET + len(PRESET_NAMES):
-        return preset_policy(st, kind, st.options[:n], pid - FIRST_PRESET, rng)
-    if pid == POLICY_ROLLOUT:
-        observe(st, player, obs)
-        return rollout_policy(obs, kind, obs.options[:n], obs.params[player], rng)
-    if pid == POLICY_ISMCTS:
-        observe(st, player, obs)
-        return ismcts_policy(obs, kind, obs.options[:n], obs.params[player], rng)
-    return randint(rng, 0, n)
+    return weighted_policy(st, st.game[G_PEND_KIND], st.options[:n], st.params[player], rng)
 
 
 @njit
-def choose(st, obs):
-    """Ask the deciding player's policy; returns an option index (``obs``: a scratch state)."""
+def choose_planner(st, obs):
+    """The planner with the seat's weights (all zeros: its defaults)."""
     player = st.game[G_PEND_PLAYER]
-    pid = st.seat_policy[player]
-    if pid == POLICY_RANDOM:
-        return randint(st.rng, RNG_DECIDE + player, st.game[G_PEND_N])
-    return _choose_builtin(st, obs, player, pid)
+    n = st.game[G_PEND_N]
+    rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
+    return planner_policy(st, st.game[G_PEND_KIND], st.options[:n], st.params[player], rng)
+
+
+@njit
+def choose_rollout(st, obs, playout):
+    """``rollout`` with model number ``playout`` (a constant) in every seat of its worlds."""
+    player = st.game[G_PEND_PLAYER]
+    n = st.game[G_PEND_N]
+    observe(st, player, obs)
+    rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
+    return rollout_policy(obs, obs.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng,
+                          playout)
+
+
+@njit
+def choose_ismcts(st, obs, playout, opponents):
+    """``ismcts`` with the models number ``playout`` (after the tree) and ``opponents`` (inside
+    it), both constants."""
+    player = st.game[G_PEND_PLAYER]
+    n = st.game[G_PEND_N]
+    observe(st, player, obs)
+    rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
+    return ismcts_policy(obs, obs.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng,
+                         playout, opponents)
+
+
+CHOOSERS = {"random": model_random, "weighted": choose_weighted, "planner": choose_planner,
+            "rollout": choose_rollout, "ismcts": choose_ismcts}

@@ -1,14 +1,15 @@
-"""The catalog of policies, in plain Python: every built-in policy's name, integer id and
-parameters (names, defaults, allowed values), and the check of parameters given by name.
+"""The catalog of policies, in plain Python: every built-in policy's name, parameters (names,
+defaults, allowed values) and chooser (the compiled function a kernel calls for it), and the
+check of parameters given by name.
 
 A setting (coltsim.setting) is validated against this catalog, so validation never loads the
 compiled policies: importing this module loads no numba.  The kernels (builtin.py, heuristic.py,
-rollout.py) import their ids and parameter indices from here, so the names and the numbers
-cannot drift apart.  (This docstring names njit on purpose: ``_jit`` hashes every file that
+rollout.py) import their parameter indices from here, so the names and the numbers cannot drift
+apart.  (This docstring names njit on purpose: ``_jit`` hashes every file that
 mentions it, and the compiled policies freeze these constants into their machine code.)
 
-To add a policy: ``register`` it below (name, id, parameters in the order of its parameter row),
-write its kernel, and dispatch its id in ``builtin.choose``.
+To add a policy: write its kernel and its chooser (builtin.py, named in ``CHOOSERS``), and
+``register`` it below (name, chooser, parameters in the order of its parameter row).
 
 A parameter row is ``float64[N_PARAMS]``: parameter ``i`` of a policy's ``params`` is entry
 ``i``; entries past them are 0.  User policies (``"package.module:function"``) read their row as
@@ -23,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 N_PARAMS = 16  # entries of a parameter row; engine.state.N_PARAMS (tests/test_layers.py checks)
-FIRST_USER_ID = 100  # user policy k has id FIRST_USER_ID + k
 USER_POLICY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")  # "package.module:function"
 
 
@@ -46,23 +46,23 @@ class Param:
 
 @dataclass(frozen=True)
 class Policy:
-    """A built-in policy: its name, its id in ``st.seat_policy`` and its parameters."""
+    """A built-in policy: its name, its parameters, and the chooser that plays it (builtin.py's
+    CHOOSERS or SEARCHES); a search names the parameters that choose its models (compiled in
+    with it: ``compiled_as``)."""
 
     name: str
-    id: int
+    chooser: str
     params: tuple = ()  # of Param, in the order of the parameter row
-    plays_as: str | None = None  # a preset whose parameters are changed plays as this policy
+    models: tuple = ()  # names of the parameters that choose a search's models
 
 
 POLICIES: dict[str, Policy] = {}
 
 
 def register(policy: Policy) -> Policy:
-    """Add a built-in policy to the catalog (its name and id must be new)."""
+    """Add a built-in policy to the catalog (its name must be new)."""
     if policy.name in POLICIES or USER_POLICY.match(policy.name):
         raise ValueError(f"policy name {policy.name!r} is taken or looks like a user policy")
-    if not 0 <= policy.id < FIRST_USER_ID or policy.id in {p.id for p in POLICIES.values()}:
-        raise ValueError(f"policy id {policy.id} of {policy.name!r} is taken or out of range")
     if len(policy.params) > N_PARAMS:
         raise ValueError(f"policy {policy.name!r} has more than {N_PARAMS} parameters")
     POLICIES[policy.name] = policy
@@ -70,12 +70,9 @@ def register(policy: Policy) -> Policy:
 
 
 # --- random ------------------------------------------------------------------------------------
-POLICY_RANDOM = 0
-register(Policy("random", POLICY_RANDOM))
+register(Policy("random", "random"))
 
 # --- greedy, weighted and its presets (heuristic.py) ------------------------------------------
-POLICY_GREEDY = 1
-POLICY_WEIGHTED = 2
 W_LOOT = 0
 W_SEEK = 1
 W_FIRE = 2
@@ -106,33 +103,30 @@ def _weights(values) -> tuple:
                  for name, value in zip(WEIGHT_NAMES, values))
 
 
-register(Policy("greedy", POLICY_GREEDY))
-register(Policy("weighted", POLICY_WEIGHTED, _weights(GREEDY)))
+# greedy, weighted and its presets are one chooser: the weights are the parameter row (greedy has
+# none: all zeros play greedy's weights).
+register(Policy("greedy", "weighted"))
+register(Policy("weighted", "weighted", _weights(GREEDY)))
 
 # --- rollout (rollout.py) ---------------------------------------------------------------------
-POLICY_ROLLOUT = 3
 P_BUDGET = 0
 P_PLAYOUT = 1
 P_HORIZON = 2
 PLAYOUT_GREEDY = 0
-PLAYOUT_RANDOM = 1
-PLAYOUT_PLANNER = 2
-PLAYOUT_NAMES = ("greedy", "random", "planner")  # the policies a search can play others with
+PLAYOUT_NAMES = ("greedy", "random", "planner")  # the models a search plays others with
 DEFAULT_BUDGET = 64
 MAX_BUDGET = 100_000  # about 3 s a decision, minutes a game (docs/policies.md speeds)
 MAX_HORIZON = 8  # rules.MAX_ROUNDS
-register(Policy("rollout", POLICY_ROLLOUT, (
+register(Policy("rollout", "rollout", (
     Param("budget", DEFAULT_BUDGET, whole=True, maximum=MAX_BUDGET),  # rollouts per decision
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # playout policy of every seat
     Param("horizon", 0, whole=True, maximum=MAX_HORIZON),  # rounds before scoring; 0: to the end
-)))
+), models=("playout",)))
 
-FIRST_PRESET = 4  # then one id per preset of ``weighted``
-for _k, _name in enumerate(PRESET_NAMES):
-    register(Policy(_name, FIRST_PRESET + _k, _weights(PRESETS[_name]), plays_as="weighted"))
+for _name in PRESET_NAMES:
+    register(Policy(_name, "weighted", _weights(PRESETS[_name])))
 
 # --- planner (planner.py) ---------------------------------------------------------------------
-POLICY_PLANNER = FIRST_PRESET + len(PRESET_NAMES)
 PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's docstring)
     ("pot_now", 0.55),  # share of the loot within reach counted while a Robbery can be played
     ("pot_later", 0.33),  # ... counted for later rounds
@@ -147,10 +141,9 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
     ("hide", 9.6),  # dollars for playing a card face down
     ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
 )  # tuned by self-play (docs/policies.md, benchmarks/tune_planner.py)
-register(Policy("planner", POLICY_PLANNER, tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
+register(Policy("planner", "planner", tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
 
 # --- ismcts (ismcts.py) -----------------------------------------------------------------------
-POLICY_ISMCTS = POLICY_PLANNER + 1
 I_BUDGET = 0
 I_EXPLORATION = 1
 I_MARGIN = 2
@@ -158,17 +151,16 @@ I_PLAYOUT = 3
 I_OPPONENTS = 4
 I_HORIZON = 5
 DEFAULT_ISMCTS_BUDGET = 128
-register(Policy("ismcts", POLICY_ISMCTS, (
+register(Policy("ismcts", "ismcts", (
     Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1),  # playouts per decision
     Param("exploration", 0.7, minimum=0.0),  # UCB constant below the root
     Param("margin", 0.2, minimum=0.0),  # weight of the score lead (thousands) in an outcome
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # every seat after the tree
     Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
     Param("horizon", 2, whole=True),  # rounds before scoring the position; 0: to the end
-)))
+), models=("playout", "opponents")))
 
-POLICY_NAMES = tuple(sorted(POLICIES, key=lambda name: POLICIES[name].id))
-POLICY_IDS = {name: POLICIES[name].id for name in POLICY_NAMES}
+POLICY_NAMES = tuple(POLICIES)
 
 
 # The policy of every seat an experiment, a simulation or a trace does not name: the strongest
@@ -184,6 +176,22 @@ LADDER = (
     ("planner", {}),
     ("ismcts", {"budget": 64, "opponents": "planner", "playout": "planner"}),
 )
+
+
+def compiled_as(name: str, row: np.ndarray) -> str:
+    """The chooser code of built-in policy ``name`` with parameter row ``row``: what a kernel
+    compiles for a seat that plays it (builtin.py; playout.py).  A search is compiled with its
+    models: ``rollout:MODEL``, ``ismcts:PLAYOUT:OPPONENTS``."""
+    policy = POLICIES[name]
+    code = [policy.chooser]
+    for model in policy.models:
+        i = param_names(name).index(model)
+        if row[i] not in range(len(PLAYOUT_NAMES)):
+            raise ValueError(f"policy {name!r}: {model} must be one of {', '.join(PLAYOUT_NAMES)}"
+                             f" (0 to {len(PLAYOUT_NAMES) - 1} in a parameter array), "
+                             f"got {row[i]!r}")
+        code.append(PLAYOUT_NAMES[int(row[i])])
+    return ":".join(code)
 
 
 # --- parameters by name -----------------------------------------------------------------------

@@ -43,7 +43,7 @@ from ..engine.state import (
     card_owner,
 )
 from .catalog import (
-    GREEDY, PRESET_NAMES, PRESETS, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
+    GREEDY, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
     W_SEEK, W_TEMPERATURE, WEIGHT_NAMES,
 )
 from .view import (
@@ -60,7 +60,6 @@ def _weights(values) -> np.ndarray:
 
 
 GREEDY_WEIGHTS = _weights(GREEDY)
-PRESET_WEIGHTS = np.array([_weights(PRESETS[name]) for name in PRESET_NAMES])
 
 _TIE = 1e-9
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
@@ -316,12 +315,6 @@ def pick_best(obs, kind, options, w, rng):
 def greedy_policy(obs, kind, options, params, rng):
     """Rules of thumb (``GREEDY_WEIGHTS``); ``params`` is ignored."""
     return pick_best(obs, kind, options, GREEDY_WEIGHTS, rng)
-
-
-@njit
-def preset_policy(obs, kind, options, preset, rng):
-    """``weighted`` with the weights of preset number ``preset`` (``PRESET_NAMES``)."""
-    return pick_best(obs, kind, options, PRESET_WEIGHTS[preset], rng)
 
 
 @njit

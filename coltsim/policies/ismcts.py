@@ -45,14 +45,15 @@ Parameters (``params[I_*]``; see catalog.py):
 ``budget``       iterations (playouts) per decision (default ``DEFAULT_ISMCTS_BUDGET``)
 ``exploration``  the UCB constant ``c`` below the root
 ``margin``       weight of the score lead in the outcome (thousands of dollars)
-``playout``      policy of every seat after the tree: ``greedy`` (default) or ``random``
-``opponents``    policy of the other players inside the tree: ``greedy`` (default) or ``random``
+``playout``      model of every seat after the tree (catalog.PLAYOUT_NAMES; default ``greedy``)
+``opponents``    model of the other players inside the tree (default ``greedy``)
 ``horizon``      rounds played before scoring the position (default 2); 0 plays to the end
 ===============  ===============================================================================
 
-The playout and opponent policies are called through rollout.playout_choose, never through
-``choose``: no cycle in the compiled call graph (numba's cache cannot hold mutually recursive
-kernels).  A policy added to ``PLAYOUT_NAMES`` there serves both rollout and ismcts.
+The two models are policies of fixed parameters (models.py) compiled into the search: the
+kernel of a table compiles ``ismcts`` with the models its seats name, given as constants
+(builtin.choose_ismcts), not read from ``params``.  A model added to ``PLAYOUT_NAMES`` and
+``models.MODELS`` serves both rollout and ismcts.
 """
 import numpy as np
 
@@ -63,11 +64,10 @@ from ..engine.scoring import RB_N, RG_N
 from ..engine.state import (
     G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states, copy_state,
 )
-from .catalog import (
-    DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN, I_OPPONENTS, I_PLAYOUT,
-)
+from .catalog import DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN
+from .models import call_model
 from .observe import WORLD_SCRATCH_N, sample_world_with
-from .rollout import outcome, playout_choose
+from .rollout import outcome
 from .view import rand_below
 
 # Columns of the edge table.
@@ -180,8 +180,8 @@ def _select(w, tree, total, node, used, c, rng, default):
 
 
 @njit
-def _play(w, player, tree, total, used, path, c, margin, playout, opponents, stop, out_b,
-          out_g, rng):
+def _play(w, player, tree, total, used, path, c, margin, playout, opponents, scratch, stop,
+          out_b, out_g, rng):
     """Play the sampled world ``w`` on from the root's child ``path[1]`` (its option applied):
     select and expand at the player's own decisions, play out, back up along the path."""
     depth = 1
@@ -191,11 +191,11 @@ def _play(w, player, tree, total, used, path, c, margin, playout, opponents, sto
         if w.game[G_ROUND] >= stop:
             break
         if not in_tree:
-            apply(w, playout_choose(w, playout))
+            apply(w, call_model(playout, w, scratch))
         elif w.game[G_PEND_PLAYER] != player:
-            apply(w, playout_choose(w, opponents))
+            apply(w, call_model(opponents, w, scratch))
         else:
-            default = playout_choose(w, playout)
+            default = call_model(playout, w, scratch)
             i, e = _select(w, tree, total, node, used, c, rng, default)
             if i < 0 or depth + 1 >= MAX_DEPTH:
                 in_tree = False
@@ -233,21 +233,20 @@ def keep_better_half(alive, m, tree, total, edges):
 
 
 @njit
-def ismcts_policy(obs, kind, options, params, rng):
-    """Information-set MCTS over the player's own decisions (module docstring)."""
+def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
+    """Information-set MCTS over the player's own decisions, with the models number ``playout``
+    and ``opponents`` (constants: models.py) (module docstring)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
     budget = int(params[I_BUDGET]) if params[I_BUDGET] >= 1 else DEFAULT_ISMCTS_BUDGET
     c = params[I_EXPLORATION]
     margin = params[I_MARGIN]
-    playout = int(params[I_PLAYOUT])
-    opponents = int(params[I_OPPONENTS])
     horizon = int(params[I_HORIZON])
     stop = obs.game[G_N_ROUNDS]
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
     # Everything the search needs, allocated once for the decision.
-    worlds = alloc_states(2)  # the sampled world, and the copy an option is played in
+    worlds = alloc_states(3)  # the sampled world, the copy an option is played in, the models'
     tmp = np.empty(WORLD_SCRATCH_N, np.int64)
     tree = np.empty((_capacity(root_iterations(budget, n), n), T_N), np.int64)
     total = np.zeros(tree.shape[0])
@@ -278,7 +277,7 @@ def ismcts_policy(obs, kind, options, params, rng):
                 path[1] = edges[alive[j]]
                 apply(worlds[1], alive[j])
                 _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
-                      stop, out_b, out_g, rng)
+                      worlds[2], stop, out_b, out_g, rng)
         spent += per * m
         m = keep_better_half(alive, m, tree, total, edges)
     return alive[0]

@@ -39,7 +39,7 @@ from ..rules import O_ADVANCED, O_ROUND_CARDS, O_STATION
 from ..engine.rng import next_u64, randint, shuffle
 from ..engine.rng import N_FIXED_STREAMS
 from ..engine.state import (
-    B_BULLETS, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CHECK, G_GAME_INDEX, G_N_ROUNDS,
+    B_BULLETS, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_REC_N, G_ROUND, G_T_TOKEN,
     G_TRACE, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
     PILE_CARD, PILE_DOWN, PILE_N, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner,
@@ -127,7 +127,6 @@ def observe(st, player, obs):
     obs.game[G_GAME_INDEX] = 0
     obs.game[G_TRACE] = 0
     obs.game[G_REC_N] = 0
-    obs.game[G_CHECK] = 0
     t = st.game[G_T_TOKEN]
     obs.game[G_T_TOKEN] = _anonymous_token(st, player, t) if t >= 0 else t
     obs.bandit[:, :] = st.bandit

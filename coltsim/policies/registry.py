@@ -8,9 +8,10 @@ A policy is named by
   module (builtin.py's docstring);
 - or the compiled function itself, passed from Python.
 
-``resolve_policies`` turns one spec per player into what the kernels need: policy ids, a
-parameter matrix and the tuple of user functions (user policy ``k`` gets id
-``FIRST_USER_ID + k``).  Names, ids and parameters come from the catalog (catalog.py).
+``resolve_policies`` turns one spec per player into what the kernels need: the table's
+choosers (the compiled policies of its seats, catalog.compiled_as; user policy ``k`` of the
+table's ``functions`` is ``"user:k"``), each seat's index among them, and a parameter matrix.
+Names and parameters come from the catalog (catalog.py).
 """
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    DEFAULT, FIRST_USER_ID, N_PARAMS, POLICIES, POLICY_IDS, POLICY_NAMES, USER_POLICY, param_names,
+    DEFAULT, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as, param_names,
     param_vector,
 )
+
+USER = "user:"  # user policy k of a table (Seats.functions[k]) has the chooser code "user:k"
 
 
 @dataclass(frozen=True)
@@ -35,16 +38,20 @@ class Seats:
         A label per player (the built-in name, ``"package.module:function"`` or the function's
         qualified name).
     seat_policy : ndarray, int64[players]
-        Policy id per player.
+        Index of each player's chooser in ``choosers``.
     params : ndarray, float64[players, N_PARAMS]
         Parameter row per player.
+    choosers : tuple of str
+        The chooser codes of the table: what its kernel compiles (playout.batch_kernel); the
+        built-in ones sorted, then ``"user:0"``, ``"user:1"``...
     functions : tuple
-        The user policies' compiled functions, in id order.
+        The user policies' compiled functions (``"user:k"`` is ``functions[k]``).
     """
 
     names: tuple
     seat_policy: np.ndarray
     params: np.ndarray
+    choosers: tuple
     functions: tuple
 
 
@@ -115,38 +122,36 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
             raise ValueError(f"params given for unknown policy {name!r}; allowed: "
                              f"{', '.join(POLICY_NAMES)} or \"package.module:function\"")
         param_vector(name, values)
-    ids = np.zeros(players, np.int64)
     matrix = np.zeros((players, N_PARAMS))
     names = []
-    users = {}  # seat -> compiled function
+    codes = []
+    users = []
     for p, spec in enumerate(policies):
         if isinstance(spec, str) and spec in POLICY_NAMES:
-            ids[p] = POLICY_IDS[spec]
             matrix[p] = param_vector(spec, by_name.get(spec))
-            plays_as = POLICIES[spec].plays_as
-            if plays_as is not None and by_name.get(spec):
-                ids[p] = POLICY_IDS[plays_as]  # a preset with changed weights plays as weighted
             names.append(spec)
+            codes.append(compiled_as(spec, matrix[p]))
             continue
-        if isinstance(spec, str):
-            users[p] = load_user_policy(spec)
-            label = spec
-        else:
-            users[p] = _compiled(spec, repr(spec))
-            label = _label(users[p])
+        fn = load_user_policy(spec) if isinstance(spec, str) else _compiled(spec, repr(spec))
+        label = spec if isinstance(spec, str) else _label(fn)
         matrix[p] = param_vector(label, by_name.get(label))
         names.append(label)
-    # In the order of their labels, whatever the seats: every seating of the same user
-    # policies (a tournament's rotations) shares one compiled kernel (playout.batch_kernel).
-    functions = sorted(set(users.values()), key=_label)
-    for p, fn in users.items():
-        ids[p] = FIRST_USER_ID + functions.index(fn)
+        if fn not in users:
+            users.append(fn)
+        codes.append(f"{USER}{users.index(fn)}")
     if params is not None and not isinstance(params, dict):
         matrix = np.asarray(params, np.float64)
         if matrix.shape != (players, N_PARAMS) or not np.isfinite(matrix).all():
             raise ValueError(f"params must be a finite {players} x {N_PARAMS} array or a dict "
                              f"of parameters by policy name")
-    return Seats(tuple(names), ids, matrix, tuple(functions))
+        codes = [c if c.startswith(USER) else compiled_as(n, row)
+                 for c, n, row in zip(codes, names, matrix)]
+    # Sorted, whatever the seats: every seating of the same policies (a tournament's rotations)
+    # shares one compiled kernel.
+    choosers = tuple(sorted({c for c in codes if not c.startswith(USER)}))
+    choosers += tuple(f"{USER}{k}" for k in range(len(users)))
+    seat_policy = np.array([choosers.index(c) for c in codes], np.int64)
+    return Seats(tuple(names), seat_policy, matrix, choosers, tuple(users))
 
 
 __all__ = ["Seats", "load_user_policy", "param_names", "param_vector", "resolve_policies"]

@@ -17,56 +17,40 @@ Parameters (``params[P_*]``; 0 means the default):
 
 ==============  ====================================================================================
 ``budget``      rollouts per decision (default ``DEFAULT_BUDGET``)
-``playout``     playout policy of every seat: 0 ``greedy`` (default), 1 ``random``, 2
-                ``planner`` (with its default weights)
+``playout``     the model of every seat in the playouts (catalog.PLAYOUT_NAMES): compiled in, so it
+                is given by the kernel as a constant (builtin.choose_rollout), not read from
+                ``params``
 ``horizon``     rounds to play before scoring the position (0: to the end of the game)
 ==============  ====================================================================================
 
-The playouts never call a policy that could search again (no cycle in the call graph: the
-compiled-code cache cannot hold mutually recursive kernels).
+The playout model is a policy of fixed parameters (models.py), never a search: no cycle in the
+call graph.
 """
 import numpy as np
 
 from .. import constants as K
 from .._jit import njit
 from ..engine.flow import advance, apply
-from ..engine.rng import RNG_DECIDE, randint
 from ..engine.scoring import RB_N, RB_TEAM_SCORE, RB_WIN, RG_N, RG_N_WINNERS, score_game
 from ..engine.state import (
-    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, alloc_states,
-    copy_state,
+    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_PLAYER, G_ROUND, alloc_states, copy_state,
 )
-from .catalog import (
-    DEFAULT_BUDGET, P_BUDGET, P_HORIZON, P_PLAYOUT, PLAYOUT_PLANNER, PLAYOUT_RANDOM,
-)
-from .heuristic import greedy_policy
+from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON
+from .models import call_model
 from .observe import sample_world
-from .planner import DEFAULT_WEIGHTS, plan_with
 from .view import rand_below
 
 MARGIN_WEIGHT = 0.05
 
 
 @njit
-def playout_choose(w, playout):
-    """The playout policy's choice at ``w``'s pending decision (a sampled world: any seat)."""
-    p = w.game[G_PEND_PLAYER]
-    n = w.game[G_PEND_N]
-    rng = w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
-    if playout == PLAYOUT_RANDOM:
-        return randint(w.rng, RNG_DECIDE + p, n)
-    if playout == PLAYOUT_PLANNER:
-        return plan_with(w, w.game[G_PEND_KIND], w.options[:n], DEFAULT_WEIGHTS, rng)
-    return greedy_policy(w, w.game[G_PEND_KIND], w.options[:n], w.params[p], rng)
-
-
-@njit
-def play_until(w, playout, stop_round):
-    """Play ``w`` with the playout policy until the game ends or round ``stop_round`` begins."""
+def play_until(w, model, scratch, stop_round):
+    """Play ``w`` with model number ``model`` (a constant: models.py) in every seat
+    (``scratch``: its scratch state) until the game ends or round ``stop_round`` begins."""
     while advance(w):
         if w.game[G_ROUND] >= stop_round:
             return
-        apply(w, playout_choose(w, playout))
+        apply(w, call_model(model, w, scratch))
 
 
 @njit
@@ -87,18 +71,18 @@ def outcome(w, player, margin, out_b, out_g):
 
 
 @njit
-def rollout_policy(obs, kind, options, params, rng):
-    """Flat Monte Carlo over determinised worlds (module docstring)."""
+def rollout_policy(obs, kind, options, params, rng, playout):
+    """Flat Monte Carlo over determinised worlds, model number ``playout`` (a constant:
+    models.py) in every seat of the playouts (module docstring)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
     budget = int(params[P_BUDGET]) if params[P_BUDGET] >= 1 else DEFAULT_BUDGET
-    playout = int(params[P_PLAYOUT])
     horizon = int(params[P_HORIZON])
     stop = obs.game[G_N_ROUNDS]
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
     samples = max(1, budget // n)
-    scratch = alloc_states(2)  # a sampled world, and the trial played out from it
+    scratch = alloc_states(3)  # a sampled world, the trial played out from it, the model's scratch
     world = scratch[0]
     trial = scratch[1]
     out_b = np.zeros((K.MAX_BANDITS, RB_N), np.int32)
@@ -109,7 +93,7 @@ def rollout_policy(obs, kind, options, params, rng):
         for i in range(n):
             copy_state(scratch, 1, world)
             apply(trial, i)
-            play_until(trial, playout, stop)
+            play_until(trial, playout, scratch[2], stop)
             total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
     best = 0
     ties = 0

@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..engine.scoring import RB_N, RG_N
-from ..playout import batch_kernel
+from ..playout import batch_kernel, new_kernel_states
 from ..setting import make_setting
-from .chunk import play_batch, resolve_seats
+from .chunk import resolve_seats
 from .options import available_cores, check_games_in_memory, check_workers
 
 # Run in a subprocess: time the import and first call of the batch kernel.
@@ -68,23 +68,23 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     games = check_games_in_memory(games)
     workers = check_workers(workers) or available_cores()
     seats = resolve_seats(setting)
-    args = (setting.lineups(), seats.seat_policy, seats.params, setting.rules.to_array(), 0)
+    args = (setting.lineups(), seats.seat_policy, seats.params, setting.rules.to_array())
     # Each worker plays its block in batches into one result buffer of its own, written once
     # before the clock starts: the engine is timed, not the system zeroing fresh memory.
     size = min(BATCH, games)
-    buffers = [(np.zeros((size, setting.n_bandits, RB_N), np.int32),
+    buffers = [(new_kernel_states(), np.zeros((size, setting.n_bandits, RB_N), np.int32),
                 np.zeros((size, RG_N), np.int32)) for _ in range(workers)]
     # Load or compile before the clock starts.
-    out_b, out_g = buffers[0]
-    play_batch(seats.functions, setting.policies, (seed, 0, *args, out_b[:1], out_g[:1]))
-    kernel = batch_kernel(seats.functions)
+    states, out_b, out_g = buffers[0]
+    kernel = batch_kernel(seats.choosers, seats.functions)
+    kernel(states, seed, 0, *args, out_b[:1], out_g[:1])
     bounds = [games * k // workers for k in range(workers + 1)]
 
     def block(k):
-        out_b, out_g = buffers[k]
+        states, out_b, out_g = buffers[k]
         for lo in range(bounds[k], bounds[k + 1], size):
             n = min(size, bounds[k + 1] - lo)
-            kernel(seed, lo, *args, out_b[:n], out_g[:n])
+            kernel(states, seed, lo, *args, out_b[:n], out_g[:n])
 
     with ThreadPoolExecutor(workers) as pool:
         start = time.perf_counter()

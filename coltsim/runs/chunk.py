@@ -29,7 +29,7 @@ from ..engine.scoring import (
     RB_WIN, RG_CARS, RG_FAIL, RG_FIRST_PLAYER, RG_GUNSLINGER_CHANGED, RG_N, RG_N_GUNSLINGERS,
     RG_N_WINNERS, RG_NEUTRAL_LEFT, RG_ROUNDS,
 )
-from ..playout import FAIL_ILLEGAL_OPTION, batch_kernel
+from ..playout import FAIL_ILLEGAL_OPTION, batch_kernel, new_kernel_states
 from ..policies import Seats, resolve_policies
 from ..results import ROUND_CARDS, STATIONS
 from . import storage
@@ -43,7 +43,7 @@ class ChunkJob:
 
     seed: int
     lineups: np.ndarray  # int64[L, bandits]
-    seat_policy: np.ndarray  # int64[players]
+    seat_policy: np.ndarray  # int64[players]: each seat's index in choosers
     params: np.ndarray  # float64[players, N_PARAMS]
     opts: np.ndarray  # int64[N_OPTIONS]
     check: int
@@ -53,6 +53,7 @@ class ChunkJob:
     policies: tuple
     rounds: int
     folder: str | None  # write the chunk there, or return its tables
+    choosers: tuple = ()  # the table's compiled policies (Seats.choosers): its kernel
     functions: tuple = ()  # user policies, compiled into the batch kernel of each process
     token: str = ""  # names the run's temporary files
     parent: int | None = None  # the main process, which loky workers watch
@@ -66,8 +67,7 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
         _exit_with_parent(job.parent)
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
-    play_batch(job.functions, job.policies, (job.seed, first, job.lineups, job.seat_policy,
-                                             job.params, job.opts, job.check, out_b, out_g))
+    play_batch(job, first, out_b, out_g)
     failed = np.flatnonzero(out_g[:, RG_FAIL])
     if failed.size:
         g = int(failed[0])
@@ -92,17 +92,21 @@ def resolve_seats(setting) -> Seats:
         raise _user_policy_error(setting.policies, e) from None
 
 
-def play_batch(functions: tuple, policies, args) -> None:
-    """Call the batch kernel (the games one after another, without the GIL) with the user
-    policies ``functions`` compiled in: a function numba cannot compile (or that fails while
-    playing) is the user's mistake, a ``ValueError`` naming it among ``policies``."""
-    if not functions:
-        batch_kernel(())(*args)
+def play_batch(job: ChunkJob, first: int, out_b: np.ndarray, out_g: np.ndarray) -> None:
+    """Play games ``first .. first + len(out_g) - 1`` of ``job`` into ``out_b`` and ``out_g``
+    with its table's kernel (the games one after another, without the GIL).  A user policy that
+    numba cannot compile (or that fails while playing) is the user's mistake, a ``ValueError``
+    naming it among the job's policies."""
+    args = (new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
+            job.opts, out_b, out_g)
+    kernel = batch_kernel(job.choosers, job.functions, job.check)
+    if not job.functions:
+        kernel(*args)
         return
     try:
-        batch_kernel(functions)(*args)
+        kernel(*args)
     except Exception as e:
-        raise _user_policy_error(policies, e) from None
+        raise _user_policy_error(job.policies, e) from None
 
 
 def _user_policy_error(policies, e: Exception) -> ValueError:

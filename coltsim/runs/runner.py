@@ -30,6 +30,7 @@ from pathlib import Path
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile
+from ..playout import kernel_parts
 from ..policies import catalog
 from ..results import Results
 from ..setting import Setting, make_setting
@@ -157,7 +158,7 @@ class _Run:
         return C.ChunkJob(self.seed, s.lineups(), seats.seat_policy, seats.params,
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
-                          seats.functions, token,
+                          seats.choosers, seats.functions, token,
                           os.getpid() if self.backend == "loky" else None)
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
@@ -168,13 +169,13 @@ class _Run:
         say = (lambda text: tqdm.write(text, file=sys.stderr)) if progress else None
         if todo and job.functions:
             if say:
-                say(f"compiling the engine with your policies "
+                say(f"compiling a kernel with your policies "
                     f"({', '.join(p for p in self.setting.policies if ':' in p)}): "
-                    "policies given as functions are compiled in every run")
+                    "policies given as functions are compiled in every run (a few seconds)")
         elif todo and self.backend != "dask":
             # Load or compile the kernel here once, so that the worker processes load it from
             # the cache rather than each compiling it, and the bar's rate leaves it out.
-            with announce_compile("play_batch", say):
+            with announce_compile(kernel_parts("batch", job.choosers), say):
                 C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
         games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)

@@ -13,10 +13,9 @@ from ..engine.scoring import (
     RB_BONUS, RB_GUNSLINGER, RB_LOOT, RB_N, RB_NEUTRAL, RB_RANK, RB_RECEIVED, RB_SCORE,
     RB_SHOTS, RB_TEAM, RB_TEAM_SCORE, RB_WIN, RG_FAIL, RG_N,
 )
-from ..engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table, new_states
+from ..engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table
 from ..engine.check import CHECK_NAMES
-from ..playout import play_traced
-from ..policies import POLICY_NAMES
+from ..playout import new_kernel_states, traced_kernel
 from ..runs.chunk import resolve_seats
 from ..runs.options import check_seed
 from ..setting import Setting
@@ -129,17 +128,14 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
     lineups = setting.lineups()
     lineup = lineups[game_index % len(lineups)]
     seats = resolve_seats(setting)
-    if seats.functions:
-        raise ValueError("policies: traces are played with built-in policies only; allowed: "
-                         f"{', '.join(POLICY_NAMES)}")
-
-    states = new_states(2)  # the game, and its players' observation scratch
+    states = new_kernel_states()  # the game, and its players' observation scratch
     st = states[0]
     init_table(st, players, rules.to_array(), seats.seat_policy, seats.params)
     out_b = np.zeros((n_bandits, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
     log = np.zeros((LOG_ROWS, L.LOG_W), np.int64)
-    n_rows = play_traced(states, seed, game_index, lineup, log, out_b, out_g)
+    n_rows = traced_kernel(seats.choosers, seats.functions)(states, seed, game_index, lineup,
+                                                             log, out_b, out_g)
     if n_rows > LOG_ROWS:  # pragma: no cover - a game has a few hundred records
         raise RuntimeError("trace buffer overflow")
     if out_g[RG_FAIL]:

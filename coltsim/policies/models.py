@@ -1,0 +1,57 @@
+"""Models: the policies a search plays the other seats with, and ``call_model``.
+
+A search (rollout.py, ismcts.py) plays the seats of its sampled worlds with models: choosers of
+fixed parameters (``model(w, scratch) -> int``, the answer to the pending decision of the world
+``w`` for any seat; ``scratch`` a state it may use).  A model is named by its index in
+catalog.PLAYOUT_NAMES, always a constant: ``call_model(model, w, scratch)`` then compiles to a
+direct call of that model, and a search is compiled once for each model it is given, with that
+model only (numba specialises a function on a constant argument).
+"""
+from numba import types
+from numba.extending import overload
+
+from .._jit import njit
+from ..engine.rng import RNG_DECIDE, randint
+from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
+from .catalog import PLAYOUT_NAMES
+from .heuristic import GREEDY_WEIGHTS, pick_best
+from .planner import DEFAULT_WEIGHTS, plan_with
+
+
+@njit
+def model_greedy(w, scratch):
+    """``greedy``."""
+    p = w.game[G_PEND_PLAYER]
+    rng = w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+    return pick_best(w, w.game[G_PEND_KIND], w.options[:w.game[G_PEND_N]], GREEDY_WEIGHTS, rng)
+
+
+@njit
+def model_random(w, scratch):
+    """Uniform over the legal options, from the deciding seat's stream."""
+    return randint(w.rng, RNG_DECIDE + w.game[G_PEND_PLAYER], w.game[G_PEND_N])
+
+
+@njit
+def model_planner(w, scratch):
+    """The planner with its default weights."""
+    p = w.game[G_PEND_PLAYER]
+    rng = w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+    return plan_with(w, w.game[G_PEND_KIND], w.options[:w.game[G_PEND_N]], DEFAULT_WEIGHTS, rng)
+
+
+MODELS = dict(zip(PLAYOUT_NAMES, (model_greedy, model_random, model_planner)))
+
+
+def call_model(model, w, scratch):
+    """The answer of model number ``model`` (catalog.PLAYOUT_NAMES) at the pending decision of
+    ``w``.  Compiled, ``model`` must be a constant (the overload below)."""
+    return MODELS[PLAYOUT_NAMES[model]](w, scratch)
+
+
+@overload(call_model, jit_options={"nogil": True})
+def _call_model_overload(model, w, scratch):
+    if not isinstance(model, types.IntegerLiteral):
+        return None  # numba then tries again with the constant's literal type
+    chosen = MODELS[PLAYOUT_NAMES[model.literal_value]]
+    return lambda model, w, scratch: chosen(w, scratch)
