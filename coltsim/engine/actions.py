@@ -106,7 +106,7 @@ def add_bandits_at(st, car, level, skip, out, n):
     return n
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def belle_filter(st, out, n):
     """Belle cannot be chosen if another bandit could be: drop her when others remain."""
     others = 0

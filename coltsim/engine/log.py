@@ -97,7 +97,8 @@ def _hand_row(st, log, n, p):
     log[n, R_P0] = st.ncards[p, Z_DECK]
     h = st.ncards[p, Z_HAND]
     log[n, R_P0 + 1] = h
-    log[n, R_SNAP:R_SNAP + h] = st.cards[p, Z_HAND, :h]
+    for i in range(h):  # (loops, not slice copies, which compile numba's shape checks)
+        log[n, R_SNAP + i] = st.cards[p, Z_HAND, i]
 
 
 @njit
@@ -111,14 +112,16 @@ def drain_records(st, log, n):
         if n + 1 + extra > log.shape[0]:
             return log.shape[0] + 1
         log[n, :] = -1
-        log[n, :REC_W] = rec
+        for j in range(REC_W):
+            log[n, j] = rec[j]
         if rec_type == REC_SETUP or rec_type == REC_ACTION or rec_type == REC_EVENT:
             log_snapshot(st, log, n)
         elif rec_type == REC_PLAN and rec[R_P0] == PLAN_DRAW:
             p = rec[R_PLAYER]
             h = st.ncards[p, Z_HAND]
             k = rec[R_P0 + 2]
-            log[n, DRAWN:DRAWN + k] = st.cards[p, Z_HAND, h - k:h]
+            for j in range(k):
+                log[n, DRAWN + j] = st.cards[p, Z_HAND, h - k + j]
         n += 1
         for p in range(extra):
             _hand_row(st, log, n, p)

@@ -97,12 +97,10 @@ def _carried(obs, b):
 
 # --- where things are -----------------------------------------------------------------------------
 @njit
-def _decision_tables(obs, player, w):
-    """The weights, what a Robbery takes on each spot and what each bandit carries as ``player``
-    knows it."""
+def _decision_tables(obs, player):
+    """What a Robbery takes on each spot and what each bandit carries as ``player`` knows it
+    (the weights are already in ``fscratch[_W:]``)."""
     f = obs.fscratch
-    for i in range(len(WEIGHT_NAMES)):
-        f[_W + i] = w[i]
     f[_GRAB:_SCORES] = 0.0
     for car in range(caboose(obs) + 1):
         for level in (K.INSIDE, K.ROOF):
@@ -160,7 +158,7 @@ def _projected_spot(obs, player, b):
     return car, level
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _richest(obs, n):
     """The most loot among the bandits listed in ``scratch[_TARGETS:_TARGETS + n]``, in
     thousands."""
@@ -270,15 +268,23 @@ def _score(obs, player, kind, value, actor):
     return _resolve_score(obs, player, kind, value, actor)
 
 
-@njit
+@njit(inline="always")
 def pick_best(obs, kind, options, w, rng):
     """Index of the option with the best score under weights ``w`` (see the module docstring);
     ties broken uniformly at random, or a softmax draw when ``w[W_TEMPERATURE] > 0``."""
+    for i in range(len(WEIGHT_NAMES)):  # (in the scratch, the search is compiled once for any w)
+        obs.fscratch[_W + i] = w[i]
+    return _pick_best(obs, kind, options, rng)
+
+
+@njit
+def _pick_best(obs, kind, options, rng):
+    """``pick_best`` with the weights in ``fscratch[_W:]``."""
     player = obs.game[G_PEND_PLAYER]
     actor = acting_bandit(obs, kind)
-    _decision_tables(obs, player, w)
+    _decision_tables(obs, player)
     n = options.shape[0]
-    temperature = w[W_TEMPERATURE]
+    temperature = _w(obs, W_TEMPERATURE)
     if temperature > 0:
         scores = obs.fscratch[_SCORES:_SCORES + n]
         top = -1e300

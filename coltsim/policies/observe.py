@@ -120,16 +120,24 @@ def _sort(a, n):
         a[j + 1] = x
 
 
+@njit(inline="always")
+def _copy(dst, src, n):
+    """``dst[:n] = src[:n]`` by a loop (a slice copy would compile numba's shape checks)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
 @njit
 def observe(st, player, obs):
     """Fill ``obs`` (a scratch state) with what ``player`` may know of ``st``."""
-    obs.game[:] = st.game
+    _copy(obs.game, st.game, st.game.shape[0])
     obs.game[G_GAME_INDEX] = 0
     obs.game[G_TRACE] = 0
     obs.game[G_REC_N] = 0
     t = st.game[G_T_TOKEN]
     obs.game[G_T_TOKEN] = _anonymous_token(st, player, t) if t >= 0 else t
-    obs.bandit[:, :] = st.bandit
+    for b in range(st.bandit.shape[0]):
+        _copy(obs.bandit[b], st.bandit[b], st.bandit.shape[1])
     # Loot: every token's kind and place; purses renumbered, values only of the player's own.
     for t in range(K.N_LOOT):
         if t < K.FIRST_PURSE or t >= K.FIRST_PURSE + K.N_PURSES:
@@ -146,18 +154,19 @@ def observe(st, player, obs):
     for b in range(st.evtok.shape[0]):
         t = st.evtok[b]
         obs.evtok[b] = _anonymous_token(st, player, t) if t >= 0 else t
-    obs.cars[:] = st.cars
+    _copy(obs.cars, st.cars, st.cars.shape[0])
     r = last_revealed_round(st)
     for i in range(st.rounds.shape[0]):
         obs.rounds[i] = st.rounds[i] if i <= r else UNKNOWN
     # Cards: own zones (deck sorted: its order is unknown), others' discards; the rest hidden.
-    obs.ncards[:, :] = st.ncards
+    for q in range(st.ncards.shape[0]):
+        _copy(obs.ncards[q], st.ncards[q], N_ZONES)
     obs.cards[:, :, :] = UNKNOWN
     for q in range(st.game[G_PLAYERS]):
         for z in range(N_ZONES):
             n = st.ncards[q, z]
             if q == player or z == Z_DISCARD:
-                obs.cards[q, z, :n] = st.cards[q, z, :n]
+                _copy(obs.cards[q, z], st.cards[q, z], n)
         if q == player:
             _sort(obs.cards[q, Z_DECK], st.ncards[q, Z_DECK])
     obs.pile[:, :] = UNKNOWN
@@ -168,11 +177,11 @@ def observe(st, player, obs):
             obs.pile[i, PILE_CARD] = UNKNOWN
     n = st.game[G_PEND_N]
     obs.options[:] = UNKNOWN
-    obs.options[:n] = st.options[:n]
-    obs.seat_policy[:] = st.seat_policy
+    _copy(obs.options, st.options, n)
+    _copy(obs.seat_policy, st.seat_policy, st.seat_policy.shape[0])
     obs.params[:, :] = 0.0
-    obs.params[player, :] = st.params[player, :]
-    obs.opts[:] = st.opts
+    _copy(obs.params[player], st.params[player], st.params.shape[1])
+    _copy(obs.opts, st.opts, st.opts.shape[0])
     obs.rng[:, :] = 0
 
 

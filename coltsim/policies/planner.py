@@ -41,7 +41,7 @@ from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
     G_ROUND, G_SLOT, G_T_TARGET, G_TURN, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL,
-    PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, card_kind, card_owner,
+    N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, card_kind, card_owner,
 )
 from ..rules import (
     O_ABILITY, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
@@ -108,7 +108,8 @@ F_LATER = F_TIME + 1  # rounds after this one
 F_ROB_NOW = F_LATER + 1  # 1 if a Robbery of the player's can still be planned this round
 F_WORTH = F_ROB_NOW + 1  # + q
 F_SHOTS = F_WORTH + MB  # + q
-N_FLOATS = F_SHOTS + MB
+F_WEIGHTS = F_SHOTS + MB  # + i: the weights of the decision (plan_with)
+N_FLOATS = F_WEIGHTS + N_PARAMS
 
 _KIND_VALUE = np.array([EXPECTED_PURSE, float(K.JEWEL_VALUE), float(K.STRONGBOX_VALUE),
                         float(K.RANSOM_VALUE)])
@@ -233,7 +234,7 @@ def _grab(s, spot):
 
 
 # --- the rules on the sketch (actions.py, events.py) --------------------------------------------
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _give_neutral(s, mask):
     """One giving of neutral bullets, under the run-out rule."""
     k = 0
@@ -269,7 +270,7 @@ def _place(s, b, car, level):
         _marshal_rule(s)
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _sight(s, b, tuco):
     """Bandits in ``b``'s line of fire (actions.sight_targets), into ``s[X_BUF:]``; with
     ``tuco`` also the other level of its car.  Belle's protection is not applied."""
@@ -306,7 +307,7 @@ def _sight(s, b, tuco):
     return n
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _belle_filter(s, n):
     """Belle cannot be chosen if another bandit could be (actions.belle_filter)."""
     others = 0
@@ -551,7 +552,7 @@ def _play_card(s, f, card):
         _do_marshal(s, _model_marshal(s, b))
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _resolve_pile(s, f, first):
     """Resolve the pile from card ``first`` on; cards the player cannot see are skipped."""
     for i in range(first, s[X_PILE_N]):
@@ -600,7 +601,7 @@ def _exposed(s, b):
     return float(m)
 
 
-@njit
+@njit(inline="always")  # called with two constant offsets: compiled once each otherwise
 def _gunslinger(s, f, w, out):
     """Each player's expected Gunslinger bonus, into ``f[out + q]``: a sigmoid of its lead in
     shots over the best other player, sharper as the game nears its end; sure at six shots."""
@@ -631,7 +632,8 @@ def _value(s, f, w):
     if s[X_BONUS] > 0 and s[S_FIRED] > 0:
         _gunslinger(s, f, w, F_WORTH)
     else:
-        f[F_WORTH:F_WORTH + MB] = f[F_GUN:F_GUN + MB]
+        for q in range(MB):  # (a slice copy would compile numba's shape checks)
+            f[F_WORTH + q] = f[F_GUN + q]
     clog = w[P_CLOG] * f[F_LATER]
     pot = w[P_POT_NOW] * f[F_ROB_NOW] + w[P_POT_LATER] * (f[F_LATER] > 0)
     alive = f[F_TIME] > 0
@@ -683,7 +685,7 @@ def _turns_after(obs):
     return n, total
 
 
-@njit
+@njit(inline="always")  # small; called with constants (each would compile a copy)
 def _pick(score, best, chosen, ties, i, rng):
     """Running arg-max with uniform tie-breaking: the new (best, chosen, ties)."""
     if score > best + _TIE:
@@ -801,10 +803,15 @@ def decide(obs, kind, options, w, rng, s, f):
     return _resolve(obs, kind, options, w, rng, s, f)
 
 
-@njit
+@njit(inline="always")
 def plan_with(obs, kind, options, w, rng):
-    """``decide`` in the scratch of ``obs`` (the state or the observation it reads)."""
-    return decide(obs, kind, options, w, rng, obs.scratch[:N_INTS], obs.fscratch[:N_FLOATS])
+    """``decide`` under the weights ``w`` in the scratch of ``obs`` (the state or the
+    observation it reads)."""
+    f = obs.fscratch[:N_FLOATS]
+    for i in range(N_PARAMS):  # (in the scratch, the planner is compiled once for any w)
+        f[F_WEIGHTS + i] = w[i]
+    return decide(obs, kind, options, f[F_WEIGHTS:F_WEIGHTS + N_PARAMS], rng,
+                  obs.scratch[:N_INTS], f)
 
 
 @njit
