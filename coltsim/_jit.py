@@ -7,11 +7,12 @@ set it), and your own ``@njit(cache=True)`` functions are untouched.
 
 numba checks a cached function against its own source file only, not against the files of the
 functions it calls, so after an edit or a ``git pull`` a kernel could run stale code.  coltsim
-therefore keeps a stamp of all its compiled sources beside its cache and, when they change,
-removes its own cache files (``*.nbi``, ``*.nbc`` in coltsim's ``__pycache__`` folders) before
-anything is compiled.  With ``$NUMBA_CACHE_DIR`` set, numba keeps the files elsewhere: clear that
-folder after changing coltsim's sources (the test suite keys its folder on the sources itself:
-tests/conftest.py).
+therefore keeps a stamp of each compiled module's *closure* (its source and that of every coltsim
+module it imports, _sources.closure_hashes) beside its cache and, when a closure changes,
+removes that module's cache files (``*.nbi``, ``*.nbc`` in its ``__pycache__``) before anything
+is compiled: an edit recompiles what it can have changed, nothing else.  With
+``$NUMBA_CACHE_DIR`` set, numba keeps the files elsewhere: clear that folder after changing
+coltsim's sources (the test suite keys its folder on the sources itself: tests/conftest.py).
 
 Compiling is done once per machine, and only for what a run plays: the engine, and the
 choosers of its table's policies (playout.py).  To say so before it happens, coltsim keeps its
@@ -28,29 +29,33 @@ import os
 
 import numba
 
-from ._sources import ROOT, source_hash
+from ._sources import ROOT, closure_hashes
 
-_STAMP = ROOT / "__pycache__" / "numba-sources.sha1"
+_STAMP = ROOT / "__pycache__" / "numba-closures.txt"
 _COMPILED = ROOT / "__pycache__" / "numba-compiled.txt"
 # Seconds a first compile takes on the project's 2-core machine (benchmarks/compile_time.py): the
 # engine, each policy's chooser, and the kernel of a table (its loop, linked with its parts).
 COMPILE_SECONDS = {"engine": 16, "kernel": 3, "random": 0, "weighted": 4, "planner": 9,
                    "rollout": 4, "ismcts": 6}
-_SOURCES = source_hash()  # of the sources this process compiles
 
 
 def _drop_stale_cache() -> None:
-    """Remove coltsim's cached machine code if the sources changed since it was compiled."""
-    current = _SOURCES
+    """Remove the cached machine code of every module whose closure changed since it was
+    compiled."""
+    current = closure_hashes()
     try:
-        if _STAMP.exists() and _STAMP.read_text() == current:
-            return
-        for pattern in ("*.nbi", "*.nbc"):
-            for path in ROOT.rglob(f"__pycache__/{pattern}"):
-                path.unlink(missing_ok=True)
-        _STAMP.parent.mkdir(exist_ok=True)
-        _STAMP.write_text(current)
-    except OSError:
+        old = dict(line.split() for line in _STAMP.read_text().splitlines()) \
+            if _STAMP.exists() else {}
+        for module, digest in current.items():
+            if old.get(module) != digest:
+                path = ROOT / module
+                for pattern in (f"{path.stem}.*.nbi", f"{path.stem}.*.nbc"):
+                    for cached in (path.parent / "__pycache__").glob(pattern):
+                        cached.unlink(missing_ok=True)
+        if old != current:
+            _STAMP.parent.mkdir(exist_ok=True)
+            _STAMP.write_text("".join(f"{m} {d}\n" for m, d in sorted(current.items())))
+    except (OSError, ValueError):
         pass  # a read-only install: numba caches elsewhere, and its sources never change
 
 
@@ -59,41 +64,49 @@ _drop_stale_cache()
 njit = functools.partial(numba.njit, cache=True, nogil=True)
 
 
-def _record_line(kernel: str) -> str:
-    # The cache folder is numba's choice unless NUMBA_CACHE_DIR names one: read, never set.
-    return f"{_SOURCES} {kernel} {os.environ.get('NUMBA_CACHE_DIR', '')}"
+def _record_line(part) -> str:
+    """``part`` is (name, modules): its line in the record names the closures of its modules and
+    the cache folder (numba's choice unless NUMBA_CACHE_DIR names one: read, never set)."""
+    name, modules = part
+    digests = "+".join(closure_hashes()[m] for m in modules)
+    return f"{name}|{digests}|{os.environ.get('NUMBA_CACHE_DIR', '')}"
 
 
-def compiled(kernel: str) -> bool:
-    """Whether coltsim's record says ``kernel`` was compiled from the current sources into the
-    current cache folder (True where coltsim cannot keep a record: then it never announces)."""
+def compiled(part) -> bool:
+    """Whether coltsim's record says ``part`` ((name, modules)) was compiled from the current
+    sources of its modules into the current cache folder (True where coltsim cannot keep a
+    record: then it never announces)."""
     if not os.access(_COMPILED.parent, os.W_OK):
         return True
     try:
-        return _record_line(kernel) in _COMPILED.read_text().splitlines()
+        return _record_line(part) in _COMPILED.read_text().splitlines()
     except (OSError, UnicodeDecodeError):
         return False
 
 
-def mark_compiled(kernel: str) -> None:
-    """Add ``kernel`` to coltsim's record (dropping the lines of other sources)."""
+def mark_compiled(part) -> None:
+    """Add ``part`` to coltsim's record (dropping older lines of the same part)."""
     try:
+        line = _record_line(part)
         lines = _COMPILED.read_text().splitlines() if _COMPILED.exists() else []
-        keep = [line for line in lines if line.startswith(f"{_SOURCES} ")]
-        if _record_line(kernel) not in keep:
-            _COMPILED.write_text("\n".join(keep + [_record_line(kernel)]) + "\n")
+        keep = [x for x in lines if x.split("|")[0] != part[0]]
+        _COMPILED.write_text("\n".join(keep + [line]) + "\n")
     except (OSError, UnicodeDecodeError):
         pass  # no record: the next run announces the compile again, which is harmless
 
 
+_SAID = {"engine": "the engine", "weighted": "greedy"}  # a part as the notice names it
+
+
 def compile_notice(parts: tuple) -> str | None:
-    """What compiling ``parts`` (the engine, choosers, a kernel) would say, or None when coltsim's
-    record has them all."""
+    """What compiling ``parts`` ((name, modules): the engine, choosers, a kernel) would say, or
+    None when coltsim's record has them all."""
     missing = [p for p in parts if not compiled(p)]
     if not missing:
         return None
-    names = [p.split(":")[0].split(" ")[0] for p in missing]
-    seconds = sum(COMPILE_SECONDS.get(name, COMPILE_SECONDS["kernel"]) for name in names)
+    names = [_SAID.get(n, n) for n in (name.split(" ")[0] for name, _ in missing)]
+    seconds = sum(COMPILE_SECONDS.get(name.split(" ")[0], COMPILE_SECONDS["kernel"])
+                  for name, _ in missing)
     words = [p for p in dict.fromkeys(names) if p != "kernel"] or ["the kernel of this table"]
     what = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     return (f"compiling {what} (once for this machine: about {seconds} s on the project's 2-core "
@@ -116,10 +129,10 @@ def announcing(say):
 
 @contextlib.contextmanager
 def announce_compile(parts: tuple, say=None):
-    """Around a first call of a cached kernel made of ``parts`` (``"engine"``, its choosers'
-    codes, ``"kernel KEY"``): say what will be compiled before it when coltsim has no record of
-    some part (``say`` None: the one of ``announcing``, if any), and record every part once the
-    block ends without an error."""
+    """Around a first call of a cached kernel made of ``parts`` (``(name, modules)``: the engine,
+    its policies, the kernel itself; playout.kernel_parts): say what will be compiled before it
+    when coltsim has no record of some part (``say`` None: the one of ``announcing``, if any),
+    and record every part once the block ends without an error."""
     notice = compile_notice(parts)
     say = say or (_say[-1] if _say else None)
     if notice and say is not None:

@@ -39,8 +39,8 @@ from .engine.state import (
     G_CHECKPOINT, G_DECISIONS, G_FAIL, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_TRACE,
     init_table, new_states,
 )
-from .policies.builtin import CHOOSERS
-from .policies.catalog import PLAYOUT_NAMES
+from .policies.builtin import CHOOSERS, POLICY_FUNCTIONS
+from .policies.catalog import PLAYOUT_NAMES, POLICIES
 from .policies.observe import observe
 from .policies.registry import USER
 
@@ -255,18 +255,27 @@ def traced_kernel(choosers: tuple, functions: tuple = ()):
     return _kernel("traced", tuple(choosers), tuple(functions), 1)
 
 
-_MODEL_PARTS = {"greedy": "weighted", "random": "random", "planner": "planner"}  # shared code
+_ENGINE = ("engine/flow.py", "engine/setup.py", "engine/scoring.py")
+
+
+def _module_of(function) -> str:
+    """The file of a compiled function, relative to the package (its part of the record)."""
+    return function.py_func.__module__.split(".", 1)[1].replace(".", "/") + ".py"
 
 
 def kernel_parts(kind: str, choosers: tuple) -> tuple:
     """What compiling the ``kind`` kernel ("batch" or "traced") of the table ``choosers``
     compiles, as coltsim's compile record names it (_jit.announce_compile): the engine, each
-    policy, the kernel itself."""
-    parts = ["engine"]
+    policy (a search with its models) and the kernel itself, each ``(name, modules)``."""
+    parts = {"engine": _ENGINE}
     for code in choosers:
+        if code.startswith(USER):
+            continue
         name, *models = code.split(":")
-        parts += [name] + [_MODEL_PARTS[m] for m in models]
-    return tuple(dict.fromkeys(parts)) + (f"kernel {kind} {'|'.join(choosers)}",)
+        for part in [name] + [POLICIES[m].chooser for m in models]:
+            parts[part] = (_module_of(POLICY_FUNCTIONS[part]),)
+    parts[f"kernel {kind} {'|'.join(choosers)}"] = ("playout.py",)
+    return tuple(parts.items())
 
 
 def new_kernel_states():

@@ -1,7 +1,7 @@
 """Results: the tidy tables of simulated games, in one container, and their columns.
 
 Every run gives three tables with compact dtypes (categoricals with int8 codes, small
-integers), fixed here in ``PLAYER_COLUMNS`` and ``game_columns``; the runner writes them
+integers), fixed here in ``player_columns`` and ``game_columns``; the runner writes them
 (coltsim.runs) and the analyses read them (coltsim.analysis).
 
 ``players`` (one row per bandit, ordered by game then bandit index)
@@ -28,11 +28,17 @@ score                         int32     loot + bonus
 team_score                    int32     score of the seat (both bandits with 2 players)
 rank                          int8      competition rank of the seat (1 = won)
 win, shared_win               bool      the seat won; won together with another seat
-moves, floor_changes          int8      how the bandit played: its Move, Floor Change,
-robberies, punches,                     Robbery, Punch and Marshal cards resolved
+moves, floor_changes,         int8      how the bandit played: its Move, Floor Change, Fire,
+fires, robberies, punches,              Robbery, Punch and Marshal cards resolved
 marshal_moves
 draws                         int8      turns its player drew cards instead of playing one
                                         (in the 2-player game, the team's, on both bandits)
+fizzled                       int8      its action cards that did nothing when they resolved
+                                        (a Fire without bullet or target, a Robbery with
+                                        nothing to take, a Punch with nobody to punch)
+score_after_1 ..              int32     its loot in dollars at the end of each round, as the
+score_after_{rounds}                    rules would count it then (no Gunslinger bonus; the
+                                        last one is ``loot``)
 win_share                     float64   the seat's share of the victory: 1 for a sole winner,
                                         1/m when m seats share it, 0 otherwise (its mean is
                                         the win rate the reports give)
@@ -66,17 +72,22 @@ ROUND_CARDS = K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS]
 STATIONS = K.ROUND_CARD_NAMES[K.FIRST_STATION:]
 
 # (column, dtype) of the two tables; "category" columns get fixed categories where known.
-PLAYER_COLUMNS = (
-    ("game", "int64"), ("setting", "category"), ("players", "int8"), ("seat", "int8"),
-    ("bandit_index", "int8"), ("bandit", "category"), ("policy", "category"), ("order", "int8"),
-    ("purse", "int32"), ("jewel", "int32"), ("strongbox", "int32"), ("ransom", "int32"),
-    ("loot", "int32"), ("shots", "int8"), ("bullets_received", "int8"),
-    ("neutral_received", "int8"), ("gunslinger", "bool"), ("bonus", "int32"),
-    ("score", "int32"), ("team_score", "int32"), ("rank", "int8"), ("win", "bool"),
-    ("shared_win", "bool"), ("moves", "int8"), ("floor_changes", "int8"),
-    ("robberies", "int8"), ("punches", "int8"), ("marshal_moves", "int8"), ("draws", "int8"),
-    ("win_share", "float64"),
-)
+def player_columns(rounds: int) -> tuple:
+    """(column, dtype) of the players table of a setting played over ``rounds`` rounds."""
+    return (
+        ("game", "int64"), ("setting", "category"), ("players", "int8"), ("seat", "int8"),
+        ("bandit_index", "int8"), ("bandit", "category"), ("policy", "category"),
+        ("order", "int8"), ("purse", "int32"), ("jewel", "int32"), ("strongbox", "int32"),
+        ("ransom", "int32"), ("loot", "int32"), ("shots", "int8"), ("bullets_received", "int8"),
+        ("neutral_received", "int8"), ("gunslinger", "bool"), ("bonus", "int32"),
+        ("score", "int32"), ("team_score", "int32"), ("rank", "int8"), ("win", "bool"),
+        ("shared_win", "bool"), ("moves", "int8"), ("floor_changes", "int8"), ("fires", "int8"),
+        ("robberies", "int8"), ("punches", "int8"), ("marshal_moves", "int8"), ("draws", "int8"),
+        ("fizzled", "int8"),
+    ) + tuple((f"score_after_{r + 1}", "int32") for r in range(rounds)) + (
+        ("win_share", "float64"),
+    )
+
 
 
 def game_columns(rounds: int) -> tuple:

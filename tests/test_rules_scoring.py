@@ -137,3 +137,41 @@ def test_shared_victory_between_equally_rich_and_equally_shot_players():
     result = score(pos.build())
     assert column(result, "rank") == [1, 3, 4, 1]
     assert column(result, "win") == [1, 0, 0, 1] and column(result, "shared") == [1, 0, 0, 1]
+
+
+# --- what a game records for its quality metrics (coltsim.results: fizzled, score_after_r) ------
+def test_a_card_that_does_nothing_is_counted_as_fizzled():
+    # loco(Marshal) | A(Cheyenne, Belle inside) | B(Tuco inside, a jewel) | C | D(Doc roof)
+    from coltsim.engine.state import B_FIZZLED
+    from coltsim.positions import bandit_id, play_card
+
+    pos = position().marshal(0).place("cheyenne", 1).place("belle", 1).place("tuco", 2)
+    pos.place("doc", 4, "roof")
+    pos.put("jewel", 2)
+    st = pos.build()
+    fizzled = lambda who: int(st.bandit[bandit_id(st, who), B_FIZZLED])  # noqa: E731
+    play_card(st, "cheyenne", "rob")  # nothing lies in car A
+    play_card(st, "tuco", "rob")  # the jewel
+    play_card(st, "doc", "fire")  # nobody on another roof
+    play_card(st, "belle", "punch", choose=[2])  # Cheyenne, pushed into car B (no loot to drop)
+    assert (fizzled("cheyenne"), fizzled("tuco"), fizzled("doc"), fizzled("belle")) == (1, 0, 1, 0)
+    play_card(st, "cheyenne", "fire")  # from car B: Belle inside car A is a target
+    assert fizzled("cheyenne") == 1
+
+
+def test_the_score_after_each_round_is_the_loot_carried_when_the_round_ends():
+    # Belle alone on her spot with a purse lying there: Pickpocketing gives it to her at the
+    # end of round 1, and the round's score counts it; the Gunslinger bonus does not count.
+    from coltsim.engine.state import B_ROUND_LOOT
+    from coltsim.positions import bandit_id, run_event
+
+    pos = position().marshal(0).place("cheyenne", 1).place("belle", 2).place("tuco", 3)
+    pos.place("doc", 3).shot("doc", "tuco")
+    pos.give("tuco", "jewel")
+    pos.put("purse", 2, value=450)
+    st = pos.build()
+    run_event(st, "pickpocketing", choose=[1])
+    after_1 = {b: int(st.bandit[bandit_id(st, b), B_ROUND_LOOT]) for b in BANDITS}
+    assert after_1 == {"cheyenne": 0, "belle": 450, "tuco": 500, "doc": 0}
+    run_event(st, "braking")
+    assert int(st.bandit[bandit_id(st, "belle"), B_ROUND_LOOT + 1]) == 450

@@ -13,7 +13,7 @@ from coltsim import constants as K
 from coltsim.cli import main
 from coltsim.engine.scoring import RG_FAIL
 from coltsim.policies import DEFAULT
-from coltsim.results import PLAYER_COLUMNS, STATIONS, game_columns
+from coltsim.results import STATIONS, game_columns, player_columns
 from coltsim.runs import chunk, storage
 from coltsim.setting import make_setting
 
@@ -289,7 +289,7 @@ def test_dask_local_cluster_gives_the_same_data(baseline, tmp_path):
 
 # --- the tables ---------------------------------------------------------------------------------
 
-PLAYER_DTYPES = dict(PLAYER_COLUMNS)
+PLAYER_DTYPES = dict(player_columns(5))
 
 
 def test_player_table_schema_and_consistency(baseline):
@@ -308,6 +308,11 @@ def test_player_table_schema_and_consistency(baseline):
     assert (p["purse"] + p["jewel"] + p["strongbox"] + p["ransom"] == p["loot"]).all()
     assert (p["loot"] + p["bonus"] == p["score"]).all()
     assert (p["score"] == p["team_score"]).all()
+    assert (p["score_after_5"] == p["loot"]).all()  # the last round's score: the loot
+    assert (p["score_after_1"] >= 0).all() and p["score_after_1"].lt(p["loot"]).any()
+    resolved = p[["moves", "floor_changes", "fires", "robberies", "punches", "marshal_moves"]]
+    assert p["fizzled"].between(0, resolved.sum(axis=1)).all() and p["fizzled"].any()
+    assert (p["shots"] <= p["fires"]).all()  # a Fire that resolves fires, unless it fizzles
     assert ((p["bonus"] > 0) == p["gunslinger"]).all()
     assert (p["win"] == (p["rank"] == 1)).all()
     assert p["shots"].between(0, K.BULLETS_PER_BANDIT).all()

@@ -6,6 +6,7 @@ import pytest
 
 import coltsim
 from coltsim import _jit
+from coltsim.playout import kernel_parts
 from coltsim.analysis.headline import precision
 from coltsim.cli import main
 from coltsim.study.experiment import ExperimentError, loads_experiment
@@ -134,24 +135,29 @@ def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(_jit, "_COMPILED", tmp_path / "numba-compiled.txt")
     setting = coltsim.make_setting(4, policies="random")
     coltsim.simulate(setting, 10, workers=1)
-    notice = ("compiling engine and random (once for this machine: about "
+    notice = ("compiling the engine and random (once for this machine: about "
               f"{_jit.COMPILE_SECONDS['engine'] + _jit.COMPILE_SECONDS['kernel']} s")
     assert notice in capsys.readouterr().err
-    assert (tmp_path / "numba-compiled.txt").read_text().splitlines()[0].split()[:2] == \
-        [_jit._SOURCES, "engine"]
+    assert (tmp_path / "numba-compiled.txt").read_text().splitlines()[0].startswith("engine|")
     coltsim.simulate(setting, 10, workers=1)
     assert "compiling" not in capsys.readouterr().err
     coltsim.simulate(setting, 10, workers=1, progress=False)
     assert capsys.readouterr().err == ""
     # Another policy: only what is new is named (the engine is compiled).
     coltsim.simulate(coltsim.make_setting(4, policies=["random", "greedy"] * 2), 10, workers=1)
-    assert "compiling weighted (once for this machine: about" in capsys.readouterr().err
-    # other sources (an edit, a pull) or another cache folder: announced again
-    monkeypatch.setattr(_jit, "_SOURCES", "0" * 12)
-    coltsim.simulate(setting, 10, workers=1)
-    assert notice in capsys.readouterr().err
+    assert "compiling greedy (once for this machine: about" in capsys.readouterr().err
+    # An edit of a policy's module (its closure changes) is that policy's compile, not the
+    # engine's; another cache folder: everything again.
+    hashes = dict(_jit.closure_hashes())
+    monkeypatch.setattr(_jit, "closure_hashes", lambda: {
+        **hashes, "policies/heuristic.py": "0" * 12})
+    coltsim.simulate(coltsim.make_setting(4, policies=["random", "greedy"] * 2), 10, workers=1)
+    err = capsys.readouterr().err
+    assert "compiling greedy (once" in err and "engine" not in err
+    engine = kernel_parts("batch", ("random",))[0]
+    assert _jit.compiled(engine)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not _jit.compiled("engine")
+    assert not _jit.compiled(engine)
     # a trace has a kernel of its own
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0

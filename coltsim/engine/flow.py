@@ -40,8 +40,8 @@ from .state import (
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT, G_T_EFFECT,
     G_T_PUSHED, G_T_TAKEN, G_T_TARGET, G_T_TO_CAR, G_T_TOKEN, G_TURN, PH_DISCARD, PH_EVENT,
     PH_KEEP, PH_OVER, PH_ROUND_START, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER,
-    B_DRAWS, B_PLAYED, B_TEAM, Z_DECK, Z_DISCARD, Z_HAND, ability, card_kind, card_owner, move_zone, pop_card,
-    push_card, remove_card,
+    B_DRAWS, B_FIZZLED, B_PLAYED, B_ROUND_LOOT, B_TEAM, Z_DECK, Z_DISCARD, Z_HAND, ability,
+    card_kind, card_owner, move_zone, place, pop_card, push_card, remove_card,
 )
 
 DK_PLAN = 0
@@ -408,6 +408,7 @@ def _finish_card(st):
         st.rec[row, R_EFFECT] = st.game[G_T_EFFECT]
     # Counted when resolved, not when played: a card played face down is nobody's business yet.
     st.bandit[card_owner(card), B_PLAYED + card_kind(card)] += 1
+    st.bandit[card_owner(card), B_FIZZLED] += st.game[G_T_EFFECT] == 0
     push_card(st, p, Z_DISCARD if st.opts[O_ADVANCED] == 1 else Z_DECK, card)
     st.game[G_POS] = i + 1
     _checkpoint(st)
@@ -475,7 +476,10 @@ def _finish_event(st, ev):
                 st.rec[row, R_P0 + b] = st.evtok[b]
             st.rec[row, R_P0 + 6] = st.game[G_T_TOKEN]
         _checkpoint(st)
-    st.game[G_ROUND] += 1
+    r = st.game[G_ROUND]
+    for b in range(st.game[G_BANDITS]):  # the round's score, as the rules would count it now
+        st.bandit[b, B_ROUND_LOOT + r] = st.held_value[place(K.AT_BANDIT + b)]
+    st.game[G_ROUND] = r + 1
     st.game[G_FIRST] = (st.game[G_FIRST] + 1) % st.game[G_PLAYERS]
     st.game[G_POS] = 0
     st.game[G_SLOT] = 0

@@ -8,7 +8,7 @@ from .. import constants as K
 from .._jit import njit
 from ..rules import MAX_ROUNDS, O_GUNSLINGER_BONUS, O_GUNSLINGER_IF_NOBODY_FIRED
 from .state import (
-    B_BULLETS, B_CHAR, B_NEUTRAL, B_PLAYED, B_RECEIVED, B_TEAM, G_BANDITS, G_DECISIONS, G_FAIL,
+    B_BULLETS, B_CHAR, B_N, B_NEUTRAL, B_PLAYED, B_RECEIVED, B_TEAM, G_BANDITS, G_DECISIONS, G_FAIL,
     G_FIRST_FIRST, G_NEUTRAL_LEFT, G_PLAYERS, L_KIND, L_VALUE, L_WHERE,
 )
 
@@ -31,7 +31,10 @@ RB_CHAR = 15
 RB_TEAM = 16
 RB_PLAYED = 17  # + kind (MOVE .. MARSHAL): action cards of each kind played
 RB_DRAWS = RB_PLAYED + K.N_ACTION_KINDS  # turns its player drew
-RB_N = RB_DRAWS + 1
+RB_FIZZLED = RB_DRAWS + 1  # its action cards that resolved without effect
+RB_ROUND_LOOT = RB_FIZZLED + 1  # + r: its loot (dollars) at the end of round r
+RB_N = RB_ROUND_LOOT + MAX_ROUNDS
+assert RB_N - RB_PLAYED == B_N - B_PLAYED  # the bandit's record is copied as it lies (score_game)
 
 RG_FIRST_PLAYER = 0
 RG_N_WINNERS = 1  # winning teams
@@ -75,8 +78,8 @@ def score_game(st, out_b, out_g):
         out_b[b, RB_NEUTRAL] = st.bandit[b, B_NEUTRAL]
         out_b[b, RB_CHAR] = st.bandit[b, B_CHAR]
         out_b[b, RB_TEAM] = st.bandit[b, B_TEAM]
-        for kind in range(K.N_ACTION_KINDS + 1):  # the plays, then the draws
-            out_b[b, RB_PLAYED + kind] = st.bandit[b, B_PLAYED + kind]
+        for k in range(K.N_ACTION_KINDS + 2 + MAX_ROUNDS):  # plays, draws, fizzles, round loot
+            out_b[b, RB_PLAYED + k] = st.bandit[b, B_PLAYED + k]
         most = max(most, out_b[b, RB_SHOTS])
     n_gunslingers = 0
     if not two_player and (most > 0 or st.opts[O_GUNSLINGER_IF_NOBODY_FIRED] == 1):

@@ -15,7 +15,9 @@ All fields are ``int64`` unless noted; ``-1`` means "none" throughout.
                     the card being resolved
 ``bandit[b, B_*]``  one row per bandit: character, controlling player (team), car, level,
                     bullet cards left, bullet cards received from bandits and neutral ones, and
-                    how it played: its action cards resolved, by kind, and its player's draws
+                    how it played: its action cards resolved, by kind, its player's draws, its
+                    cards that did nothing when they resolved, the loot it carried at the end
+                    of each round (dollars, as the rules would count it then)
 ``loot[t, L_*]``    one row per loot token id: kind, value, where it is (a spot
                     ``2 * car + level``, ``AT_BANDIT + b``, or ``IN_BOX``)
 ``held[q, kind]``   tokens of each kind at each place ``q = place(where)``: the spots, then
@@ -106,7 +108,9 @@ B_RECEIVED = 5  # bullet cards received from bandits
 B_NEUTRAL = 6  # neutral bullet cards received
 B_PLAYED = 7  # + kind (MOVE .. MARSHAL): its action cards of each kind resolved so far
 B_DRAWS = B_PLAYED + K.N_ACTION_KINDS  # turns its player drew instead of playing
-B_N = B_DRAWS + 1
+B_FIZZLED = B_DRAWS + 1  # its action cards that resolved without effect (no target, no loot)
+B_ROUND_LOOT = B_FIZZLED + 1  # + r: dollars it carried at the end of round r
+B_N = B_ROUND_LOOT + MAX_ROUNDS
 
 # --- loot ---------------------------------------------------------------------------------------
 L_KIND = 0

@@ -84,3 +84,7 @@ def choose_ismcts(st, obs, playout, opponents):
 
 CHOOSERS = {"random": model_random, "weighted": choose_weighted, "planner": choose_planner,
             "rollout": choose_rollout, "ismcts": choose_ismcts}
+# The policy each chooser plays: where its code lives (coltsim's compile record, playout.py).
+POLICY_FUNCTIONS = {"random": model_random, "weighted": weighted_policy,
+                    "planner": planner_policy, "rollout": rollout_policy,
+                    "ismcts": ismcts_policy}

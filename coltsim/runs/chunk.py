@@ -24,8 +24,8 @@ import pyarrow as pa
 from .. import constants as K
 from ..engine.check import CHECK_NAMES
 from ..engine.scoring import (
-    RB_BONUS, RB_CHAR, RB_DRAWS, RB_PLAYED, RB_GUNSLINGER, RB_JEWEL, RB_LOOT, RB_N, RB_NEUTRAL, RB_PURSE, RB_RANK,
-    RB_RANSOM, RB_RECEIVED, RB_SCORE, RB_SHARED, RB_SHOTS, RB_STRONGBOX, RB_TEAM, RB_TEAM_SCORE,
+    RB_BONUS, RB_CHAR, RB_DRAWS, RB_FIZZLED, RB_GUNSLINGER, RB_JEWEL, RB_LOOT, RB_N, RB_NEUTRAL,
+    RB_PLAYED, RB_PURSE, RB_RANK, RB_ROUND_LOOT, RB_RANSOM, RB_RECEIVED, RB_SCORE, RB_SHARED, RB_SHOTS, RB_STRONGBOX, RB_TEAM, RB_TEAM_SCORE,
     RB_WIN, RG_CARS, RG_FAIL, RG_FIRST_PLAYER, RG_GUNSLINGER_CHANGED, RG_N, RG_N_GUNSLINGERS,
     RG_N_WINNERS, RG_NEUTRAL_LEFT, RG_ROUNDS,
 )
@@ -202,12 +202,15 @@ def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_
         "rank": i8(RB_RANK), "win": flag(RB_WIN), "shared_win": flag(RB_SHARED),
         # How it played: its action cards resolved, by kind, and its player's draws.
         "moves": i8(RB_PLAYED + K.MOVE), "floor_changes": i8(RB_PLAYED + K.FLOOR),
-        "robberies": i8(RB_PLAYED + K.ROB), "punches": i8(RB_PLAYED + K.PUNCH),
-        "marshal_moves": i8(RB_PLAYED + K.MARSHAL), "draws": i8(RB_DRAWS),
-        # A victory shared by m teams counts 1/m for each: the mean is the win rate.
-        "win_share": pa.array(np.where(b[:, RB_WIN] != 0, 1.0 / np.repeat(
-            np.maximum(out_g[:, RG_N_WINNERS], 1), n_bandits), 0.0)),
+        "fires": i8(RB_PLAYED + K.FIRE), "robberies": i8(RB_PLAYED + K.ROB),
+        "punches": i8(RB_PLAYED + K.PUNCH), "marshal_moves": i8(RB_PLAYED + K.MARSHAL),
+        "draws": i8(RB_DRAWS), "fizzled": i8(RB_FIZZLED),
     }
+    for r in range(rounds):  # the score after each round (coltsim.results)
+        pcols[f"score_after_{r + 1}"] = i32(RB_ROUND_LOOT + r)
+    # A victory shared by m teams counts 1/m for each: the mean is the win rate.
+    pcols["win_share"] = pa.array(np.where(b[:, RB_WIN] != 0, 1.0 / np.repeat(
+        np.maximum(out_g[:, RG_N_WINNERS], 1), n_bandits), 0.0))
 
     n_cars = 4 if players == 2 else players
     letters = np.ascontiguousarray(_CAR_LETTERS[out_g[:, RG_CARS:RG_CARS + n_cars]])

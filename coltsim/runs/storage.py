@@ -55,7 +55,7 @@ import pyarrow.parquet as pq
 
 from .. import constants as K
 from ..policies.catalog import N_PARAMS
-from ..results import PLAYER_COLUMNS, ROUND_CARDS, STATIONS, Results, game_columns
+from ..results import ROUND_CARDS, STATIONS, Results, game_columns, player_columns
 from ..rules import Rules
 from ..setting import SETTING_ID, Setting
 from .lock import LOCK, folder_lock
@@ -508,7 +508,8 @@ def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: i
 
     cats = _categories(setting_ids, policy_names, rounds)
     frames = []
-    for tables, columns in ((players_tables, PLAYER_COLUMNS), (games_tables, game_columns(rounds))):
+    for tables, columns in ((players_tables, player_columns(rounds)),
+                            (games_tables, game_columns(rounds))):
         if tables:
             df = pa.concat_tables(tables, promote_options="permissive").unify_dictionaries() \
                 .to_pandas()
