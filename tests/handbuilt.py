@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from coltsim.analysis.frames import win_share
-from coltsim.results import PLAYER_COLUMNS, Results
+from coltsim.results import Results, player_columns
 
 
 def hand_built(games: list, players: int = 3, setting: str = "s", policy: str = "greedy",
@@ -12,12 +12,14 @@ def hand_built(games: list, players: int = 3, setting: str = "s", policy: str = 
     """``games``: one list per game of its bandits (one per seat; two per seat with 2 players),
     each a dict with ``bandit``, ``seat``, ``rank`` (of its seat), ``score`` (its seat's final
     score) and optionally ``rounds`` (its own score after each round: the ``score_after_r``
-    columns) and any other column of the players table (``fizzled``, ``moves``...); the rest
-    are 0.  Game ``i`` is game ``first_game + i``."""
+    columns, as many as the longest list) and any other column of the players table
+    (``fizzled``, ``moves``...); the rest are 0.  Game ``i`` is game ``first_game + i``."""
+    rounds = max(len(b.get("rounds", ())) for game in games for b in game)
+    columns = player_columns(rounds)
     rows = []
     for g, game in enumerate(games):
         for i, b in enumerate(game):
-            row = {c: 0 for c, _ in PLAYER_COLUMNS}
+            row = {c: 0 for c, _ in columns}
             row.update(game=first_game + g, setting=setting, players=players, bandit_index=i,
                        policy=policy, order=b["seat"], team_score=b["score"])
             row.update({k: v for k, v in b.items() if k not in ("rounds", "score")})
@@ -28,7 +30,7 @@ def hand_built(games: list, players: int = 3, setting: str = "s", policy: str = 
     p = pd.DataFrame(rows)
     winners = p[p["win"]].drop_duplicates(["game", "seat"]).groupby("game").size()
     p["shared_win"] = p["win"] & p["game"].map(winners).gt(1)
-    for c, dtype in PLAYER_COLUMNS:
+    for c, dtype in columns:
         if dtype != "category" and c != "win_share":
             p[c] = p[c].astype(dtype)
     for c in ("setting", "bandit", "policy"):

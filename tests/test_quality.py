@@ -169,3 +169,19 @@ def test_a_report_gives_the_quality_table_and_its_changes_in_the_headline(tmp_pa
     assert change.decided_round == pytest.approx(-1.5) and change.fizzled < 0
     assert (tmp_path / "figures" / "quality.png").exists()
     assert "decided round" in (tmp_path / "report.md").read_text()
+
+
+def test_quality_of_real_games():
+    """The engine's round scores end at the loot; every metric stays in its range."""
+    import coltsim
+
+    r = coltsim.simulate(coltsim.make_setting(4, policies="random"), 300, seed=2, workers=1,
+                         progress=False)
+    p = r.players
+    assert (p["score_after_5"] == p["loot"]).all() and (p["fizzled"] <= p["fires"]
+                                                          + p["robberies"] + p["punches"]).all()
+    gq = Q.game_quality(r)
+    assert gq["decided_round"].between(1, 6).all() and gq["lead_changes"].between(0, 5).all()
+    assert gq["comeback"].between(0, 1).all() and (gq["margin"] >= 0).all()
+    q = Q.quality(r).iloc[0]
+    assert 0 < q["fizzled_lo"] < q["fizzled"] < q["fizzled_hi"] < 1

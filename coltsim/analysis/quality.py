@@ -14,8 +14,9 @@ small function of recorded games, arrays with one row per game:
 - :func:`comeback`: the share of the victory won by seats that were last (or tied for last)
   after the penultimate round.
 - :func:`margin`: dollars between the first and the second final score.
-- :func:`fizzled`: of the action cards resolved, those that did nothing (a Robbery with nothing
-  to take, a Fire or Punch without a target, a Move or Floor Change that could not happen...).
+- :func:`fizzled`: of the action cards resolved, those that did nothing (the engine's record: a
+  Fire without a bullet or a target, a Robbery with nothing to take, a Punch with nobody to
+  punch; a Move, a Floor Change and a Marshal card always do something).
 
 The stages are the scores after each round, as the rules count them then (loot carried; the
 Gunslinger bonus only at the end: the players table's ``score_after_1`` .. ``score_after_R``),

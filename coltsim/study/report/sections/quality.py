@@ -19,8 +19,9 @@ WHAT = ("Lead changes count how often the leaders changed from one round's end t
         "only the final count, the Gunslinger bonus or the tie-break, made it the winner). A "
         "comeback is a victory (a shared one in part) by a player last, or tied for last, after "
         "the penultimate round. The margin is the first final score minus the second. A card "
-        "did nothing when it resolved without effect: a Robbery with nothing to take, a Fire or "
-        "a Punch without a target, a Move or a Floor Change that could not happen.")
+        "did nothing when it resolved without effect: a Fire without a bullet or a target, a "
+        "Robbery with nothing to take, a Punch with nobody to punch (a Move, a Floor Change and "
+        "a Marshal card always do something).")
 
 
 def analyse(ctx: Context) -> None:
