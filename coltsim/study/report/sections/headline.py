@@ -416,40 +416,53 @@ def _head_to_head(ctx: Context, table: pd.DataFrame) -> list:
 
 
 def _quality(ctx: Context, table: pd.DataFrame) -> list:
-    """Every game-quality metric of each setting, then the changes a comparison makes
-    significantly ("the advanced rules make games decided a round later")."""
+    """Every game-quality metric of each setting (its range over the settings when there are
+    many), then how each condition changes it on the same deals ("the advanced rules make games
+    decided a round later")."""
     rows = table[table["kind"] == "setting"]
     known = [m for m in QUALITY if rows[m].notna().any()]
     if not known:
         return []
     groups = _groups(rows)
     out = []
-    for (condition, policy), g in groups[:MAX_GROUPS]:
-        parts = [f"{r['players']} players: " + ", ".join(
-            f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'])}"
-            for m in known) for _, r in g.iterrows()]
-        out.append(_lead(_where(ctx, condition, policy), "game quality (95% CI)")
-                   + "; ".join(parts) + ".")
     if len(groups) > MAX_GROUPS:
-        out.append("Game quality of every setting: the game-quality section.")
+        out.append("Game quality, lowest to highest over the settings: " + ", ".join(
+            f"{QUALITY[m][0]} {quality_ci(m, rows[m].min(), None, None)} to "
+            f"{quality_ci(m, rows[m].max(), None, None)}" for m in known)
+            + " (every setting: the game-quality section).")
+    else:
+        for (condition, policy), g in groups:
+            parts = [f"{r['players']} players: " + ", ".join(
+                f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'])}"
+                for m in known) for _, r in g.iterrows()]
+            out.append(_lead(_where(ctx, condition, policy), "game quality (95% CI)")
+                       + "; ".join(parts) + ".")
     changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
     if changes is None or not len(changes):
         return out
-    moved = changes[changes["significant"]]
     many_policies = len(ctx.design.policies) > 1
-    for (condition, policy), g in moved.groupby(["condition", "policy"], sort=False):
-        parts = [f"{QUALITY[r.quantity][0]} "
-                 f"{quality_ci(r.quantity, r.difference, r.lo, r.hi, True)} at {r.players} "
-                 "players" for r in g.itertuples()]
-        out.append(_capital(f"{condition} against "
-                            f"{ctx.design.row(g['baseline'].iloc[0])['condition_label']}")
-                   + (f" ({policy} players" if many_policies else " (") + (", " if many_policies
-                                                                           else "")
-                   + "same deals), the significant changes in game quality: "
-                   + "; ".join(parts) + ".")
-    if not len(moved):
-        out.append(f"No comparison changes game quality significantly ({len(changes)} tests).")
+    for (condition, policy), g in changes.groupby(["condition", "policy"], sort=False):
+        base = ctx.design.row(g["baseline"].iloc[0])["condition_label"]
+        out.append(_capital(f"{condition} against {base}")
+                   + (f" ({policy} players, " if many_policies else " (")
+                   + "same deals), the change in game quality: "
+                   + "; ".join(_quality_change(m, rows) for m, rows in
+                               g.groupby("quantity", sort=False)) + ".")
     return out
+
+
+def _quality_change(metric: str, rows: pd.DataFrame) -> str:
+    """One metric's change over the player counts: its interval at one, its range at several,
+    and how many are significant."""
+    players = sorted(rows["players"])
+    if len(rows) == 1:
+        r = rows.iloc[0]
+        return (f"{QUALITY[metric][0]} {quality_ci(metric, r.difference, r.lo, r.hi, True)} at "
+                f"{r.players} players" + ("" if r.significant else ", not significant"))
+    low, high = rows["difference"].min(), rows["difference"].max()
+    return (f"{QUALITY[metric][0]} {quality_ci(metric, low, None, None, True)} to "
+            f"{quality_ci(metric, high, None, None, True)} at {players[0]} to {players[-1]} "
+            f"players ({int(rows['significant'].sum())} of {len(rows)} significant)")
 
 
 SENTENCES = {"balance": _balance, "compare": _compare, "policies": _policies,
