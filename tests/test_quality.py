@@ -168,7 +168,7 @@ def test_a_report_gives_the_quality_table_and_its_changes_in_the_headline(tmp_pa
     (change,) = h[h["kind"] == "comparison"].itertuples()
     assert change.decided_round == pytest.approx(-1.5) and change.fizzled < 0
     assert (tmp_path / "figures" / "quality.png").exists()
-    assert "decided round" in (tmp_path / "report.md").read_text()
+    assert "deciding round" in (tmp_path / "report.md").read_text()
 
 
 def test_quality_of_real_games():
