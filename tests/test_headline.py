@@ -279,7 +279,7 @@ def test_a_report_with_a_focus_names_the_bandit_first(tmp_path):
     from coltsim.study.report import build_report
 
     e = loads_experiment('name = "c"\ngames = 10\nfocus = "cheyenne"\n'
-                         'analyses = ["compare", "balance"]\n[sweep]\nplayers = [3, 4]\n'
+                         'analyses = ["seats"]\n[sweep]\nplayers = [3, 4]\n'
                          '[sweep.rules]\ngunslinger_bonus = [1000, 500]\n')
     report = build_report(_cheyenne_moves(), e, tmp_path, dpi=30)
     first, _, third = report.headline[:3]
