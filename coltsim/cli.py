@@ -1,16 +1,25 @@
-"""The ``coltsim`` command line.  Bad input gives a one-line error and exit status 2 (a
-usage mistake, a bad value, a damaged or locked folder, a file that cannot be written); Ctrl-C
-gives one line and exit status 130; a warning (a chunk recomputed, a stale lock taken over) is
-one line too.  Only a bug of coltsim shows a traceback."""
+"""The coltsim command line: play Colt Express millions of times to answer balance questions
+with experiments and their reports, balance searches, tournaments, runs and game traces.
+
+Bad input gives a one-line error and exit status 2 (a usage mistake, a bad value, a damaged,
+locked or taken folder, a file that cannot be written, a Dask scheduler that does not answer);
+Ctrl-C gives one line and exit status 130, SIGTERM one line and 143 (a run's worker processes
+stopped, its finished chunks kept); a warning (a chunk recomputed, a stale lock taken over) is
+one line too, and a long value is shortened.  Only a bug of coltsim shows a traceback.
+"""
 from __future__ import annotations
 
 import argparse
 import contextlib
 import json
+import signal
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
+
+MAX_MESSAGE = 400  # characters of an error or warning line, its value shortened in the middle
 
 
 def _json_object(flag: str, text: str | None) -> dict | None:
@@ -20,6 +29,8 @@ def _json_object(flag: str, text: str | None) -> dict | None:
         value = json.loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"{flag} is not valid JSON: {e}") from e
+    except RecursionError:
+        raise ValueError(f"{flag} is nested too deeply to be options") from None
     if not isinstance(value, dict):
         raise ValueError(f"{flag} must be a JSON object, e.g. '{{\"neutral_bullets\": -1}}', "
                          f"got {text}")
@@ -135,7 +146,8 @@ def _run(args) -> None:
     from .study.run import run_experiment
 
     run_experiment(args.experiment, games=args.games, workers=args.workers, out=args.out,
-                   quiet=args.quiet, precision=args.precision, max_games=args.max_games)
+                   quiet=args.quiet, precision=args.precision, max_games=args.max_games,
+                   replace=args.replace)
 
 
 def _report(args) -> None:
@@ -159,7 +171,7 @@ def _tune(args) -> None:
     from .study.tune_report import tune_file
 
     tune_file(args.file, games=args.games, max_games=args.max_games, workers=args.workers,
-              out=args.out, quiet=args.quiet)
+              out=args.out, quiet=args.quiet, replace=args.replace)
 
 
 def _plan(args) -> None:
@@ -213,6 +225,12 @@ def _setting_flags(p) -> None:
                                    '(default: the printed rules)')
 
 
+def _replace_flag(p, what: str) -> None:
+    p.add_argument("--replace", action="store_true",
+                   help=f"the report folder holds another {what}'s report (or a smaller "
+                        "one): remove it and its data, then write this one")
+
+
 def _workers_flags(p, help_text: str) -> None:
     p.add_argument("--workers", type=int, help=help_text)
     p.add_argument("--n-jobs", action=_Renamed, new="--workers")
@@ -227,7 +245,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="coltsim", description=__doc__.splitlines()[0])
+    description, epilog = (" ".join(part.split()) for part in __doc__.split("\n\n"))
+    parser = _Parser(prog="coltsim", description=description, epilog=epilog)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="simulate an experiment file and write its report",
@@ -249,7 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "(default: the file's max_games, else "
                                                  "1,000,000)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
-    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
+    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME): "
+                                 "new, empty, or holding a report of this experiment")
+    _replace_flag(p, "experiment")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bars or round lines: only the line with the report's path")
     p.set_defaults(func=_run)
@@ -283,7 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "(default: the file's max_games, else 16 x "
                                                  "games)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
-    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME)")
+    p.add_argument("--out", help="report folder (default: the file's output, reports/NAME): "
+                                 "new, empty, or holding a report of this search")
+    _replace_flag(p, "search")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bars or round lines: only the line with the report's path")
     p.set_defaults(func=_tune)
@@ -362,8 +385,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _one_line(text) -> str:
+    """The first line of a message, at most ``MAX_MESSAGE`` characters: a long value in it is
+    shortened in the middle, saying how much was left out."""
     lines = str(text).strip().splitlines() or [""]
-    return lines[0] + (" (...)" if len(lines) > 1 else "")
+    line = lines[0] + (" (...)" if len(lines) > 1 else "")
+    if len(line) > MAX_MESSAGE:
+        keep = MAX_MESSAGE // 2
+        line = (f"{line[:keep]} [... {len(line) - keep - keep // 2:,} characters left out ...] "
+                f"{line[-(keep // 2):]}")
+    return line
 
 
 def _os_error(e: OSError) -> str:
@@ -372,15 +402,40 @@ def _os_error(e: OSError) -> str:
     return f"{where}{e.strerror or _one_line(e)}"
 
 
-def _interrupted(args) -> str:
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that a command stops as it does on Ctrl-C (a run's
+    worker processes stopped, its finished chunks kept)."""
+
+
+# Set once the command has done its work (its output written, its exit status known): a
+# Ctrl-C or SIGTERM after that is ignored while the program ends (joblib stopping its worker
+# processes), so that it can neither print a traceback nor change the exit status.
+_DONE = threading.Event()
+
+
+def _terminate(signum, frame):
+    if _DONE.is_set():
+        return
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise _Terminated
+
+
+def _interrupt(signum, frame):
+    if not _DONE.is_set():
+        raise KeyboardInterrupt
+
+
+def _interrupted(args, how: str) -> str:
     if args.command not in ("simulate", "run"):
-        return "interrupted"
+        return how
     folder = args.out or "the report folder"
-    return (f"interrupted; finished chunks are kept in {folder}: run the same command again to "
+    return (f"{how}; finished chunks are kept in {folder}: run the same command again to "
             "resume")
 
 
 def main(argv=None) -> int:
+    """Run one command; returns its exit status (0, 2 for bad input, 130 after Ctrl-C, 143
+    after SIGTERM)."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -389,19 +444,27 @@ def main(argv=None) -> int:
         return e.code if isinstance(e.code, int) else 0
     except ValueError as e:  # an old spelling (_Renamed)
         command = next((a for a in argv if not a.startswith("-")), "")
-        print(f"coltsim {command}: error: {e}", file=sys.stderr)
+        print(f"coltsim {command}: error: {_one_line(e)}", file=sys.stderr)
         return 2
     prog = f"coltsim {args.command}"
 
     def one_line_warning(message, category, filename, lineno, file=None, line=None):
         print(f"{prog}: warning: {_one_line(message)}", file=sys.stderr)
 
+    _DONE.clear()
+    handles_sigterm = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if handles_sigterm else None
+    previous = signal.SIG_DFL if previous is None else previous  # (set outside Python)
     with warnings.catch_warnings():
         warnings.showwarning = one_line_warning
         try:
             args.func(args)
+            _DONE.set()
+        except _Terminated:
+            print(f"{prog}: {_interrupted(args, 'terminated')}", file=sys.stderr)
+            return 143
         except KeyboardInterrupt:
-            print(f"{prog}: {_interrupted(args)}", file=sys.stderr)
+            print(f"{prog}: {_interrupted(args, 'interrupted')}", file=sys.stderr)
             return 130
         except ValueError as e:
             print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
@@ -409,10 +472,22 @@ def main(argv=None) -> int:
         except BrokenPipeError:
             return 0
         except OSError as e:
-            print(f"{prog}: error: {_os_error(e)}", file=sys.stderr)
+            print(f"{prog}: error: {_one_line(_os_error(e))}", file=sys.stderr)
             return 2
+        finally:
+            if handles_sigterm:
+                signal.signal(signal.SIGTERM, previous)
     return 0
 
 
-if __name__ == "__main__":
+def program() -> None:
+    """The ``coltsim`` program: :func:`main`, then the process ends; Ctrl-C and SIGTERM stop
+    the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
+    stopping its worker processes, well under a second)."""
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _terminate)
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    program()

@@ -8,8 +8,11 @@ succeed, a folder coltsim did not write must be as it was, no temporary file may
 trace file may be half written.
 
 The inputs are drawn from pools of valid, edge and invalid values (kept small where valid, so
-that a valid input plays a few dozen games), then mutated (tokens dropped, repeated, swapped,
-replaced by garbage; TOML lines replaced, deleted, duplicated, truncated, broken bytes).  The
+that a valid input plays a few dozen games; among the invalid ones values nested 20,000 deep,
+5,000-character values, which the error line shortens, and Dask scheduler addresses where
+nothing listens), then mutated (tokens dropped, repeated, swapped, replaced by garbage; TOML
+lines replaced, deleted, duplicated, truncated, broken bytes; trace lines replaced by deeply
+nested ones).  The
 fast tier tries 300 inputs, the slow tier 1,400 more with another seed; each prints
 its tally (``pytest -s`` shows it; ``SHOW_ERRORS`` prints every error line).
 """
@@ -26,11 +29,14 @@ import pytest
 from coltsim.cli import main
 
 # --- pools --------------------------------------------------------------------------------------
+DEEP_LIST = "[" * 20_000 + "]" * 20_000  # deeper than Python's parsers go
+DEEP_OBJECT = '{"a": ' * 20_000 + "1" + "}" * 20_000
+LONG = "x" * 5000  # a value to be shortened in the error line
 GAMES = ["1", "2", "20", "37", "0", "-5", "1e3", "abc", "", "2.5", " 3", "4611686018427387904",
          "1000000001", "99999999999999999999999"]
 PLAYERS = ["2", "3", "4", "5", "6", "7", "0", "-1", "x", ""]
 LINEUPS = ["random", "all", "ghost,belle,tuco,doc", "ghost,ghost,tuco,doc", "zorro", "", ",,,",
-           "belle,random,random,random", "GHOST,belle,tuco,doc", "ghost,belle", "ghost"]
+           "belle,random,random,random", "GHOST,belle,tuco,doc", "ghost,belle", "ghost", LONG]
 # (no rollout: a valid input must stay quick; its parameters are still checked in PARAMS)
 POLICIES = ["random", "greedy", "weighted", "aggressive", "never_fires", "cautious",
             "random,greedy,random,random", "clever", "json:loads", "os:getcwd", "math:sqrt",
@@ -40,18 +46,23 @@ PARAMS = ['{"rollout": {"budget": 2}}', '{"rollout": {"budget": 1e300}}',
           '{"weighted": {"temperature": -1}}', '{"weighted": 5}', "{",
           '{"rollout": {"playout": "random"}}', '{"rollout": {"playout": 3}}', '{"nobody": {}}',
           '{"weighted": {"fire": NaN}}', '{"weighted": {"fire": 1e400}}',
-          '{"rollout": {"horizon": 9}}', '{"os:getcwd": {"p0": 1}}', '{"weighted": {"fire": "a"}}']
+          '{"rollout": {"horizon": 9}}', '{"os:getcwd": {"p0": 1}}', '{"weighted": {"fire": "a"}}',
+          DEEP_LIST, DEEP_OBJECT, '{"weighted": {"fire": %s}}' % DEEP_LIST, '{"%s": {}}' % LONG]
 RULES = ["{}", '{"neutral_bullets": -1}', '{"neutral_bullets": 200}', '{"rounds": 0}',
          '{"rounds": 3}', '{"abilities": 5}', '{"abilities": []}', '{"cars": "ABCD"}',
          '{"cars": ["A", "B", "C", "D"]}', '{"round_cards": ["braking"]}', '{"station": 5}',
          "null", "[1]", '{"advanced": 1}', '{"hand_size": 1e9}', '{"gunslinger_bonus": true}',
          '{"abilities": [["ghost"]]}', '{"round_cards": [[1]]}', '{"cars": {}}', '{"speed": 1}',
-         '{"neutral_runout": []}', '{"station": "marshals_revenge"}', '{"rounds": 2.0}']
+         '{"neutral_runout": []}', '{"station": "marshals_revenge"}', '{"rounds": 2.0}',
+         DEEP_LIST, DEEP_OBJECT, '{"abilities": %s}' % DEEP_LIST, '{"cars": "%s"}' % LONG]
 SEEDS = ["0", "7", "-1", "x", "9223372036854775808", "9223372036854775807", "1.5"]
 SETTING_IDS = ["s1", "a/b", "..", "", "x" * 101, "ok-id", "é"]
 CHUNK_SIZES = ["1", "7", "0", "-1", "10000001", "x", "5"]
 WORKERS = ["1", "2", "0", "-1", "100000", "x", "8", "9"]
-BACKENDS = ["loky", "threading", "dask", "spark", ""]  # (a Dask scheduler would wait 20 s)
+BACKENDS = ["loky", "threading", "dask", "spark", ""]
+# Addresses refused at once (nothing listens on port 1; a real peer is test_integrity's).
+SCHEDULERS = ["tcp://127.0.0.1:1", "127.0.0.1:1", "tcp://[::1]:1", "tcp://127.0.0.1",
+              "tcp://127.0.0.1:99999", "", LONG]
 GARBAGE = ["--", "-x", "--games", "--out", "--bandits", "--n-jobs", "--lineups", "\x00", "é",
            "-" * 3, "--quiet", "--check", "--repair", "--help", "{}", " ", "\n", "1" * 40]
 
@@ -60,12 +71,13 @@ FLAGS = {  # command -> flag -> values (None: a switch); "{...}" are places in t
                  "--lineup": LINEUPS, "--policies": POLICIES, "--params": PARAMS,
                  "--rules": RULES, "--seed": SEEDS, "--setting-id": SETTING_IDS,
                  "--chunk-size": CHUNK_SIZES, "--workers": WORKERS, "--backend": BACKENDS,
-                 "--check": None, "--quiet": None},
+                 "--scheduler": SCHEDULERS, "--check": None, "--quiet": None},
     "trace": {"--players": PLAYERS, "--lineup": LINEUPS, "--policies": POLICIES,
               "--params": PARAMS, "--rules": RULES, "--seed": SEEDS, "--game-index": SEEDS,
               "--out": ["{new}/game.jsonl", "{new}", "{dir}", "{file}", "{file}/g.jsonl"]},
     "show": {},
-    "run": {"--games": GAMES, "--workers": WORKERS, "--out": ["{out}"], "--quiet": None},
+    "run": {"--games": GAMES, "--workers": WORKERS, "--out": ["{out}"], "--quiet": None,
+            "--replace": None},
     "report": {"--repair": None, "--workers": WORKERS},
     "tournament": {"--games": GAMES, "--workers": WORKERS,
                    "--csv": ["{new}/t.csv", "{dir}", "{file}/t.csv"]},
@@ -124,7 +136,8 @@ TOML_VALUES = ["0", "-1", "1.5", "1e300", "inf", "nan", '"x"', '""', "[]", "[1, 
                "{}", "{ a = 1 }", "true", "2024-01-01", "[[1]]", "9223372036854775807", "20",
                "3", '"random"', '"greedy"', '["ghost", "belle", "tuco"]', '"holm"', '"bh"',
                '"threading"', '"loky"', '"dask"', '["balance"]', '["compare"]', "[3, 4]", "[7]",
-               '"reports/x"', '"../escape"', '{ advanced = true }', '[1000, 0]', '"a:b"']
+               '"reports/x"', '"../escape"', '{ advanced = true }', '[1000, 0]', '"a:b"',
+               DEEP_LIST, "{ a = " * 5000 + "1" + " }" * 5000, f'"{LONG}"']
 TOML_KEYS = ["name", "description", "seed", "games", "analyses", "correction", "output",
              "backend", "scheduler", "workers", "rules", "sweep", "settings", "policy_params",
              "n_jobs", "lineups", "players", "lineup", "policies", "label", "neutral_bullets",
@@ -180,7 +193,7 @@ def mutate_trace(rng: random.Random, lines: list[str]) -> bytes:
     for _ in range(rng.randint(0, 3)):
         if not lines:
             break
-        op = rng.randrange(6)
+        op = rng.randrange(7)
         i = rng.randrange(len(lines))
         if op == 0:
             lines = lines[:rng.randint(0, len(lines))]
@@ -208,11 +221,13 @@ def mutate_trace(rng: random.Random, lines: list[str]) -> bytes:
                 else:
                     target[key] = rng.choice([None, 5, -1, "x", [], {}, [1, 2], 1e9, True])
             lines[i] = json.dumps(obj)
-        else:
+        elif op == 5:
             raw = bytearray(lines[i].encode())
             if raw:
                 raw[rng.randrange(len(raw))] = rng.randrange(256)
             lines[i] = raw.decode("utf-8", "replace")
+        else:
+            lines[i] = rng.choice([DEEP_LIST, DEEP_OBJECT, json.dumps({"type": LONG})])
     text = "\n".join(lines) + ("\n" if lines else "")
     data = text.encode()
     if rng.random() < 0.05:
@@ -287,6 +302,7 @@ def one_error_line(err: str, argv) -> None:
     errors = [x for x in lines if ": error: " in x]
     assert len(errors) == 1 and errors[0].startswith("coltsim"), (argv, err)
     assert not [x for x in lines if "warning" not in x and x not in errors], (argv, err)
+    assert max(map(len, lines)) < 500, (argv, err)  # a long value is shortened
 
 
 class Fuzz:
@@ -351,8 +367,10 @@ class Fuzz:
         data = path / "data" if (path / "data").is_dir() else path
         if data != path or not (path / "manifest.json").exists() and not any(path.iterdir()):
             if self.follow_ups % 10 == 0 or data != path and not (data / "manifest.json").exists():
+                # (--replace: the input may have left another experiment's report there)
                 assert main(["run", str(self.bench.ready / "ok.toml"), "--out", str(path),
-                             "--quiet", "--workers", "1"]) == 0, (argv, self.capsys.readouterr())
+                             "--quiet", "--workers", "1", "--replace"]) == 0, \
+                    (argv, self.capsys.readouterr())
                 self.capsys.readouterr()
                 return
         assert main(["simulate", "--games", "5", "--setting-id", "later", "--out", str(data),

@@ -6,13 +6,17 @@ one folder, leftover temporaries, a failed run, stale locks; kill -9 and Ctrl-C 
 worker processes checked gone and nothing left in /dev/shm; the inputs that gave tracebacks; the
 limits; a truncated trace.
 """
+import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -37,11 +41,18 @@ def baseline():
     return coltsim.simulate(P4, GAMES, seed=3, workers=1, progress=False)
 
 
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    path = tmp_path_factory.mktemp("finished") / "run"
+    coltsim.simulate_to_folder(P4, GAMES, path, seed=3, chunk_size=CHUNK, workers=1,
+                               progress=False)
+    return path
+
+
 @pytest.fixture
-def folder(tmp_path):
-    """A finished run of four chunks."""
-    coltsim.simulate_to_folder(P4, GAMES, tmp_path / "run", seed=3, chunk_size=CHUNK,
-                               workers=1, progress=False)
+def folder(tmp_path, finished):
+    """A finished run of four chunks (a copy of one)."""
+    shutil.copytree(finished, tmp_path / "run")
     return tmp_path / "run"
 
 
@@ -122,6 +133,73 @@ def test_records_that_count_a_game_twice_are_refused(folder, baseline):
     assert_same(coltsim.load_results(folder), baseline)
 
 
+def edit_manifest(folder, edit) -> None:
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    edit(manifest["settings"][P4.id])
+    path.write_text(json.dumps(manifest))
+
+
+def chunk_record(c: int, **changes):
+    """An edit of chunk ``c``'s record (chunk 1 holds games 500 to 999)."""
+    return lambda entry: entry["chunks"][c].update(changes)
+
+
+def record_rows(c: int, table: str, rows: int):
+    return lambda entry: entry["chunks"][c]["files"][table].update(rows=rows)
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (chunk_record(1, n_games=250), "it holds 2,000 rows, not the 1,000 of its record's 250 games"),
+    (chunk_record(1, n_games=1000), "it holds 2,000 rows, not the 4,000 of its record's 1,000"),
+    (chunk_record(1, first_game=750), "it holds games 500 to 999, its record games 750 to 1,249"),
+    (chunk_record(1, first_game=250), "it holds games 500 to 999, its record games 250 to 749"),
+    (chunk_record(3, first_game=1000), "it holds games 1,500 to 1,999, its record games 1,000 to"),
+    (record_rows(2, "players", 1000), "it holds 2,000 rows, its record 1,000"),
+], ids=["range shortened", "range lengthened", "range shifted", "range overlapping",
+        "range of another chunk", "rows"])
+def test_a_record_that_lies_about_its_file_is_damage_not_data(folder, baseline, edit, problem):
+    """The files are whole (their SHA-256 matches): only what they hold tells."""
+    edit_manifest(folder, edit)
+    with pytest.raises(storage.ResultsError, match=r"chunk-00000\d.parquet: does not match the "
+                                                   r"manifest's record \(chunk \d of setting .*"
+                                                   + re.escape(problem)):
+        coltsim.load_results(folder)
+    with pytest.warns(storage.RepairWarning, match=re.escape(problem) + ".*; recomputing it"):
+        info = resume(folder)
+    assert (info.chunks_run, info.games_run) == (1, CHUNK)
+    assert_same(coltsim.load_results(folder), baseline)  # every game once
+
+
+def test_an_edited_seed_is_refused_and_repair_recomputes_every_chunk(folder, capsys):
+    edit_manifest(folder, lambda entry: entry.update(seed=4))
+    with pytest.raises(storage.ResultsError, match="players/.*/chunk-000000.parquet: does not "
+                                                   "match .*: it holds seed 3, the manifest "
+                                                   "records 4"):
+        coltsim.load_results(folder)
+    assert main(["simulate", "--games", str(GAMES), "--seed", "3", "--out", str(folder),
+                 "--quiet"]) == 2  # the run's own seed: not what the manifest records
+    assert "seed is 4 there but 3 here" in one_line(capsys)
+    with pytest.warns(storage.RepairWarning, match="it holds seed 3, the manifest records 4"):
+        (info,) = repair_folder(folder, workers=1, progress=False)
+    assert info.chunks_run == 4  # recomputed with the seed the manifest records
+    assert_same(coltsim.load_results(folder),
+                coltsim.simulate(P4, GAMES, seed=4, workers=1, progress=False))
+
+
+def test_a_setting_recorded_under_another_id_is_refused(folder):
+    """Another setting's chunks, recorded (files and all) as this one's."""
+    other = make_setting(4, policies="random")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["settings"] = {other.id: manifest["settings"][P4.id]}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    for table in storage.TABLES:
+        (folder / table / P4.id).rename(folder / table / other.id)
+    with pytest.raises(storage.ResultsError, match=f"it holds setting '{P4.id}', the manifest "
+                                                   f"records '{other.id}'"):
+        coltsim.load_results(folder)
+
+
 @pytest.mark.parametrize("setting", [
     make_setting(3, lineup="all", policies="weighted", params={"weighted": {"fire": 0.5}},
                  label="fewer shots"),
@@ -159,19 +237,33 @@ def test_a_manifest_coltsim_cannot_read_is_one_line(tmp_path, capsys, manifest, 
 
 # --- 2. reports state exactly what they contain -------------------------------------------------
 
-def experiment(tmp_path, policy="random", games=300, name="tiny") -> Path:
-    toml = tmp_path / f"{name}-{policy}.toml"
-    toml.write_text(f'name = "{name}"\nseed = 3\ngames = {games}\nanalyses = ["balance"]\n'
+def experiment(tmp_path, policy="random", games=300, name="tiny", seed=3) -> Path:
+    toml = tmp_path / f"{name}-{policy}-{seed}.toml"
+    toml.write_text(f'name = "{name}"\nseed = {seed}\ngames = {games}\nanalyses = ["balance"]\n'
                     f'[sweep]\nplayers = [3]\npolicies = ["{policy}"]\n')
     return toml
 
 
-@pytest.fixture
-def report(tmp_path):
+@pytest.fixture(scope="module")
+def made_report(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("made")
     out = tmp_path / "report"
     assert main(["run", str(experiment(tmp_path)), "--out", str(out), "--quiet",
                  "--workers", "1"]) == 0
     return out
+
+
+@pytest.fixture
+def report(tmp_path, made_report):
+    """The report of ``experiment()`` (a copy of one)."""
+    shutil.copytree(made_report, tmp_path / "report")
+    return tmp_path / "report"
+
+
+def files_of(folder: Path) -> dict:
+    """Every file below ``folder`` (relative names) with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
 
 
 @pytest.mark.parametrize("damage", ["truncate", "delete"])
@@ -191,16 +283,44 @@ def test_a_report_of_damaged_data_is_an_error_until_repaired(report, capsys, dam
     assert (report / "report.md").read_text() == md
 
 
-def test_a_changed_experiment_reports_only_its_current_settings(tmp_path, report, capsys):
+@pytest.mark.parametrize("other, there", [
+    (dict(policy="greedy"), "the report of experiment 'tiny' with other settings (p3-random-"),
+    (dict(name="other"), "the report of experiment 'tiny', not of experiment 'other'"),
+    (dict(seed=4), "the report of experiment 'tiny' with another seed (setting p3-random-"),
+], ids=["other settings", "other name", "other seed"])
+def test_another_experiment_into_a_report_folder_is_refused(tmp_path, report, capsys, other,
+                                                            there):
+    before = files_of(report)
+    assert main(["run", str(experiment(tmp_path, **other)), "--out", str(report), "--quiet",
+                 "--workers", "1"]) == 2
+    err = one_line(capsys)
+    assert f"holds {there}" in err and "; --replace replaces it, or choose another folder" in err
+    assert files_of(report) == before  # byte for byte
+
+
+def test_replace_removes_the_report_and_its_data_first(tmp_path, report):
+    (report / "notes.txt").write_text("mine")
     assert main(["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
-                 "--workers", "1"]) == 0
-    md = (report / "report.md").read_text()
-    assert "300 games in 1 setting." in md and "greedy" in md
-    settings = pd.read_csv(report / "tables" / "settings.csv")
-    assert list(settings["policies"]) == ["greedy,greedy,greedy"]
-    assert len(coltsim.load_results(report / "data").settings) == 2  # the old data are kept
-    assert main(["report", str(report)]) == 0  # re-rendered from the same settings
-    assert (report / "report.md").read_text() == md
+                 "--workers", "1", "--replace"]) == 0
+    results = coltsim.load_results(report / "data")
+    assert list(results.settings["policies"]) == ["greedy,greedy,greedy"]  # the old data: gone
+    assert list(pd.read_csv(report / "tables" / "settings.csv")["policies"]) == \
+        ["greedy,greedy,greedy"]
+    assert (report / "notes.txt").read_text() == "mine"
+
+
+def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
+    from coltsim.study import folder
+
+    monkeypatch.setattr(folder, "REPOSITORY", tmp_path)  # a checkout: experiments/, reports/
+    (tmp_path / "experiments").mkdir()
+    shutil.copytree(made_report, tmp_path / "reports" / "tiny")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(experiment(tmp_path)), "--out", "reports/tiny", "--workers",
+                 "1"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "coltsim run: warning: this run rewrites reports/tiny, a report committed with coltsim "
+        "(git checkout reports/tiny restores it)")
 
 
 def test_run_out_refuses_a_folder_coltsim_did_not_write(tmp_path, capsys):
@@ -225,6 +345,37 @@ def test_a_report_folder_written_by_coltsim_is_rewritten(tmp_path, report):
                  "--workers", "1"]) == 0
     assert not (report / "figures" / "old_figure.png").exists()
     assert (report / "notes.txt").read_text() == "mine"
+
+
+def test_a_report_folder_is_not_a_results_folder(report, capsys):
+    before = files_of(report)
+    assert main(["simulate", "--games", "10", "--out", str(report), "--quiet"]) == 2
+    assert f"{report} is a report folder (its results are in {report / 'data'})" in \
+        one_line(capsys)
+    shutil.rmtree(report / "data")  # as a committed report: its data are not committed
+    assert main(["simulate", "--games", "10", "--out", str(report), "--quiet"]) == 2
+    assert "manifest.json is the manifest of a report (of experiment 'tiny'), not of a " \
+           "results folder" in one_line(capsys)
+    assert files_of(report) == {k: v for k, v in before.items() if not k.startswith("data/")}
+
+
+def test_a_report_rendered_again_is_the_same_bytes(report):
+    before = files_of(report)
+    assert main(["report", str(report)]) == 0
+    assert files_of(report) == before
+
+
+@pytest.mark.slow
+def test_rerunning_the_quickstart_writes_the_same_bytes(tmp_path):
+    """At a small game count, twice: every file of the two folders (report and data), byte for
+    byte: the tables at their stated precision, the figures without a version stamp."""
+    quickstart = Path(__file__).resolve().parents[1] / "experiments" / "quickstart.toml"
+    for out in ("a", "b"):
+        assert main(["run", str(quickstart), "--games", "200", "--out", str(tmp_path / out),
+                     "--quiet", "--workers", "1"]) == 0
+    a, b = files_of(tmp_path / "a"), files_of(tmp_path / "b")
+    assert a.keys() == b.keys() and len([n for n in a if n.startswith("figures/")]) > 5
+    assert [name for name in a if a[name] != b[name]] == []
 
 
 # --- 3. one writer per folder -------------------------------------------------------------------
@@ -351,6 +502,14 @@ def shm_entries(pid: int) -> list[str]:
     return [n for n in os.listdir("/dev/shm") if f"_{pid}_" in n or f"-{pid}-" in n]
 
 
+def assert_gone(workers: list, pid: int, seconds: float) -> None:
+    """The worker processes of run ``pid`` and its entries in /dev/shm go within ``seconds``."""
+    gone = time.monotonic() + seconds
+    while any(map(alive, workers)) or shm_entries(pid):
+        assert time.monotonic() < gone, ([p for p in workers if alive(p)], shm_entries(pid))
+        time.sleep(0.05)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists() or not Path("/dev/shm").is_dir(),
                     reason="needs Linux /proc and /dev/shm")
 @pytest.mark.parametrize("how", ["kill -9 of the main process", "Ctrl-C"])
@@ -369,11 +528,7 @@ def test_an_interrupted_run_stops_its_workers_and_leaks_nothing(tmp_path, baseli
         else:
             os.kill(proc.pid, signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
-    gone = time.monotonic() + 10
-    while any(map(alive, workers)) or shm_entries(proc.pid):
-        assert time.monotonic() < gone, ([p for p in workers if alive(p)],
-                                         shm_entries(proc.pid))
-        time.sleep(0.05)
+    assert_gone(workers, proc.pid, seconds=10)
     if how == "Ctrl-C":
         assert proc.returncode == 130
         assert err == (f"coltsim simulate: interrupted; finished chunks are kept in {out}: run "
@@ -388,6 +543,48 @@ def test_an_interrupted_run_stops_its_workers_and_leaks_nothing(tmp_path, baseli
     r = coltsim.load_results(out, columns=["score"])
     assert list(r.games["game"]) == list(range(games))
     pdt.assert_series_equal(r.players["score"][:4 * GAMES], baseline.players["score"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists() or not Path("/dev/shm").is_dir(),
+                    reason="needs Linux /proc and /dev/shm")
+def test_sigterm_is_handled_as_ctrl_c_is(tmp_path, baseline):
+    """SIGTERM to the main process only (as a service manager sends it): the workers stop at
+    once, one line, exit status 143, the finished chunks kept."""
+    out = tmp_path / "run"
+    proc = cli_run(out, 10**7, "--workers", "2", "--chunk-size", "2500", "--policies", "random")
+    try:
+        wait_for(lambda: len(list(out.glob("games/*/chunk-*.parquet"))) >= 3, proc)
+        workers = descendants(proc.pid)
+        assert len(workers) >= 2
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert_gone(workers, proc.pid, seconds=2)
+    assert (proc.returncode, err) == (143, f"coltsim simulate: terminated; finished chunks are "
+                                           f"kept in {out}: run the same command again to "
+                                           "resume\n")
+    with pytest.raises(storage.ResultsError, match="unfinished"):
+        coltsim.load_results(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0, 0.1, 0.3])
+def test_ctrl_c_as_the_program_ends_is_no_traceback(tmp_path, baseline, delay):
+    """Ctrl-C just after a run printed its summary, while joblib stops its workers: the run is
+    done, its exit status stays 0 (it was a traceback of the main process or of a worker)."""
+    proc = subprocess.Popen([sys.executable, "-m", "coltsim.cli", "simulate", "--games", "400",
+                             "--chunk-size", "100", "--policies", "random", "--workers", "2",
+                             "--out", str(tmp_path / "run")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})  # as on a terminal
+    summary = proc.stdout.readline()
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)  # as the terminal does
+    _, err = proc.communicate(timeout=60)
+    assert summary.startswith("400 games in ")
+    assert proc.returncode == 0 and "Traceback" not in err, (proc.returncode, err)
+    assert len(coltsim.load_results(tmp_path / "run").games) == 400
 
 
 @pytest.mark.parametrize("command", ["run", "report", "tournament", "simulate", "trace", "show",
@@ -466,6 +663,132 @@ def test_show_rejects_a_trace_that_is_not_whole(tmp_path, capsys):
     assert main(["show", str(bare)]) == 2
     assert "line 1: setup line has no 'bandits'" in one_line(capsys)
     assert main(["show", str(trace_file(tmp_path))]) == 0
+
+
+DEEP = "[" * 20_000 + "]" * 20_000  # deeper than Python's parsers go
+
+
+@pytest.mark.parametrize("where", ["--rules", "--params", "experiment file", "trace line",
+                                   "manifest"])
+def test_deep_nesting_in_any_input_is_one_line(tmp_path, capsys, where):
+    message = "nested too deeply"
+    if where in ("--rules", "--params"):
+        argv = ["trace", where, DEEP]
+    elif where == "experiment file":
+        toml = tmp_path / "deep.toml"
+        toml.write_text(f'name = "deep"\nseed = 1\n[sweep]\nplayers = {DEEP}\n')
+        argv, message = ["run", str(toml), "--out", str(tmp_path / "r")], f"{toml}: {message}"
+    elif where == "trace line":
+        trace = tmp_path / "deep.jsonl"
+        trace.write_text(DEEP + "\n")
+        argv, message = ["show", str(trace)], f"{trace}: line 1: {message}"
+    else:
+        (tmp_path / "manifest.json").write_text(DEEP)
+        argv = ["simulate", "--games", "5", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert message in one_line(capsys)
+
+
+def test_a_long_value_is_shortened_in_the_error_line(tmp_path, capsys):
+    toml = tmp_path / "long.toml"
+    toml.write_text('name = "long"\nseed = 1\ngames = 10\n[[settings]]\nplayers = 3\nlabel = "'
+                    + "y" * 5000 + '"\n')
+    assert main(["run", str(toml), "--out", str(tmp_path / "r")]) == 2
+    err = one_line(capsys)
+    assert "settings[0].label: must be one line of text (at most 100 characters), got 'yyy" in err
+    assert " characters left out ...] yyy" in err and err.endswith("yyy'\n")
+    assert len(err) < 450
+
+
+def test_help_is_whole(capsys):
+    import coltsim.cli as cli
+
+    assert main(["--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for paragraph in cli.__doc__.split("\n\n"):
+        assert " ".join(paragraph.split()) in shown
+
+
+@contextlib.contextmanager
+def peer(answer):
+    """A TCP server on a free local port that treats each connection with ``answer``."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                with conn:
+                    answer(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+def web_server(conn):  # waits for a request, then answers it
+    conn.recv(1 << 16)
+    conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+
+
+def silent(conn):
+    time.sleep(1)
+
+
+def resets(conn):
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def nobody() -> str:
+    """A local address where nothing listens (a port bound, never listened on, let go)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("answer, problem", [
+    (web_server, "{address} is not a Dask scheduler: it said nothing within 0.3 s"),
+    (silent, "{address} is not a Dask scheduler: it said nothing within 0.3 s"),
+    (resets, "{address} is not a Dask scheduler: it closed the connection"),
+    (lambda conn: conn.sendall(b"HTTP/1.0 200 OK\r\n\r\nhello"),
+     "{address} is not a Dask scheduler: it answered b'HTTP/1.0'"),
+    (None, "cannot reach the Dask scheduler {address}: Connection refused"),
+], ids=["web server", "silent", "accepts and resets", "speaks first", "nothing listens"])
+def test_a_dask_scheduler_that_is_not_one_is_one_line(tmp_path, capsys, monkeypatch, answer,
+                                                       problem):
+    pytest.importorskip("distributed")
+    from coltsim.runs import runner
+
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 0.3)
+    with contextlib.ExitStack() as stack:
+        address = nobody() if answer is None else stack.enter_context(peer(answer))
+        start = time.monotonic()
+        assert main(["simulate", "--games", "10", "--out", str(tmp_path), "--backend", "dask",
+                     "--scheduler", address, "--quiet"]) == 2
+        assert time.monotonic() - start < 5
+    assert (f"coltsim simulate: error: scheduler: {problem.format(address=address)}"
+            in one_line(capsys))
+    assert list(tmp_path.iterdir()) == []  # refused before the folder is touched
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_a_full_disk_while_writing_the_report_leaves_the_old_one(report, capsys):
+    """A write that fails part way (a file size limit: as a full disk, it fails in write)."""
+    import resource
+
+    before = files_of(report)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (len(before["report.html"]) // 2, hard))
+    try:
+        status = main(["report", str(report)])
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert status == 2
+    assert (f"coltsim report: error: {report / 'report.html'}: File too large; the report was "
+            "not written, the folder is as it was") in one_line(capsys)
+    assert files_of(report) == before  # nothing torn, no temporary left, the lock released
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")

@@ -1,5 +1,6 @@
 """`coltsim tune`: the balance search on planted objectives, its statistics, its file format."""
 import dataclasses
+import json
 import re
 from pathlib import Path
 from statistics import NormalDist
@@ -216,6 +217,23 @@ def test_tune_command_writes_its_report(tmp_path, capsys):
     for table in ("tune", "win_rates", "play", "rounds"):
         assert len(pd.read_csv(out / "tables" / f"{table}.csv")) > 0
     assert (out / "tune.toml").read_text() == path.read_text()
+    # The folder now belongs to this search: a smaller one or an experiment is refused, the
+    # report kept byte for byte, until --replace.
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    smaller = ["tune", str(path), "--out", str(out), "--quiet", "--workers", "1", "--games",
+               "60", "--max-games", "60"]
+    assert main(smaller) == 2
+    assert ("holds the report of the balance search 'doc' with a larger search (games 300, "
+            "max_games 600; this one: games 60, max_games 60), which a smaller one never "
+            "replaces; --replace replaces it") in capsys.readouterr().err
+    experiment = tmp_path / "doc_run.toml"
+    experiment.write_text('name = "doc"\nseed = 5\ngames = 100\n[sweep]\nplayers = [4]\n')
+    assert main(["run", str(experiment), "--out", str(out), "--quiet"]) == 2
+    assert ("holds the report of the balance search 'doc', not of experiment 'doc'"
+            in capsys.readouterr().err)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert main(smaller + ["--replace"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["tune"]["games_played"] == 60 * 3
 
 
 @pytest.mark.parametrize("change, message", [

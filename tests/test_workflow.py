@@ -68,7 +68,8 @@ def test_coltsim_run_refuses_to_shrink_or_change_a_run(tmp_path, capsys):
     assert "\n" not in err
     assert main(["run", str(write(tmp_path, BONUS.replace("seed = 4", "seed = 5"))), "--out",
                  str(out), "--games", "900", "--quiet"]) == 2
-    assert "does not match this run: settings." in capsys.readouterr().err
+    assert "holds the report of experiment 'bonus' with another seed (setting p4-random-" in \
+        capsys.readouterr().err
     assert len(data_of(out).games) == 1200  # both settings still at 600 games
 
 

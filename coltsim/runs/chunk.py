@@ -14,6 +14,7 @@ exits).
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ class ChunkJob:
     functions: tuple = ()  # user policies, compiled into the batch kernel of each process
     token: str = ""  # names the run's temporary files
     parent: int | None = None  # the main process, which loky workers watch
+    holds: str = "{}"  # what the chunk files record of their games (storage.chunk_holds), JSON
 
 
 def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
@@ -73,7 +75,7 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
         g = int(failed[0])
         return chunk, first, n, (first + g, int(out_g[g, RG_FAIL])), None
     tables = chunk_tables(first, out_b, out_g, job.setting_id, job.players, list(job.policies),
-                          job.rounds)
+                          job.rounds, job.holds)
     if job.folder is not None:
         return chunk, first, n, None, storage.write_chunk(job.folder, job.setting_id, chunk,
                                                           first, tables, job.token)
@@ -122,10 +124,14 @@ _watched_parent: list = []  # the main process this worker watches (once per pro
 
 def _exit_with_parent(parent: int) -> None:
     """In a worker process of the run (not the main process itself, not a Dask worker, which is
-    not the run's child): exit as soon as the main process is gone."""
+    not the run's child): exit as soon as the main process is gone, and leave Ctrl-C to the
+    main process, which stops the workers (the terminal signals every process of the run; a
+    worker interrupted while it waits for work prints a traceback of joblib's)."""
     if _watched_parent or os.getpid() == parent or os.getppid() != parent:
         return
     _watched_parent.append(parent)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch():
         while os.getppid() == parent:
@@ -162,8 +168,10 @@ def _category(codes: np.ndarray, names) -> pa.DictionaryArray:
 
 
 def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_id: str,
-                 players: int, policies: list[str], rounds: int) -> tuple[pa.Table, pa.Table]:
-    """The ``players`` and ``games`` tables of games ``first_game ..`` from the kernel's output.
+                 players: int, policies: list[str], rounds: int,
+                 holds: str = "{}") -> tuple[pa.Table, pa.Table]:
+    """The ``players`` and ``games`` tables of games ``first_game ..`` from the kernel's output,
+    each with ``holds`` (what they hold, storage.chunk_holds) as its ``storage.HOLDS`` metadata.
 
     out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
     """
@@ -228,5 +236,6 @@ def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_
     gcols["n_gunslingers"] = pa.array(_narrow(out_g[:, RG_N_GUNSLINGERS], np.int8))
     gcols["gunslinger_changed_winner"] = pa.array(out_g[:, RG_GUNSLINGER_CHANGED] != 0)
     gcols["neutral_left"] = pa.array(_narrow(out_g[:, RG_NEUTRAL_LEFT], np.int8))
-    return pa.table(pcols), pa.table(gcols)
+    metadata = {storage.HOLDS: holds}
+    return pa.table(pcols, metadata=metadata), pa.table(gcols, metadata=metadata)
 

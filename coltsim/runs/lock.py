@@ -58,7 +58,7 @@ def _read_owner(f) -> dict | None:
         return None
     try:
         owner = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         owner = None
     return owner if isinstance(owner, dict) else {"pid": "?", "host": "?", "started": "?"}
 

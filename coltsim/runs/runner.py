@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
+import socket
+import struct
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,13 +37,16 @@ from .._jit import announce_compile
 from ..playout import kernel_parts
 from ..policies import catalog
 from ..results import Results
-from ..setting import Setting, make_setting
+from ..setting import FieldError, Setting, make_setting
 from . import chunk as C
 from . import storage
 from .options import (
     DEFAULT_CHUNK_SIZE, available_cores, check_backend, check_chunk_size, check_folder,
     check_games, check_games_in_memory, check_seed, check_storable, check_workers,
 )
+
+
+SCHEDULER_TIMEOUT = 10.0  # seconds to connect to a Dask scheduler and hear from it
 
 
 def engine_hash() -> str:
@@ -92,9 +99,11 @@ def _backend_context(backend: str, workers: int, scheduler):
         client = None
     else:
         try:
-            client = distributed.Client(scheduler, set_as_default=False, timeout="20s")
-        except OSError as e:
-            raise ValueError(f"cannot reach the Dask scheduler {scheduler}: {e}") from e
+            client = distributed.Client(scheduler, set_as_default=False,
+                                        timeout=f"{SCHEDULER_TIMEOUT}s")
+        except OSError as e:  # (TimeoutError too)
+            raise FieldError("scheduler", f"cannot reach the Dask scheduler {scheduler}: "
+                                          f"{e}") from None
     try:
         with parallel_config(backend="dask", n_jobs=workers,
                              **({} if client is None else {"client": client})):
@@ -102,6 +111,62 @@ def _backend_context(backend: str, workers: int, scheduler):
     finally:
         if client is not None:
             client.close()
+
+
+def check_scheduler(address: str) -> None:
+    """Whether a Dask scheduler answers at ``address`` (``tcp://HOST:PORT`` or ``HOST:PORT``;
+    other protocols are left to dask), within ``SCHEDULER_TIMEOUT`` seconds: a
+    :class:`coltsim.FieldError` if nothing listens or answers there, or something else does.
+
+    A Dask scheduler greets a client first, with one message (the length of its frames as 8
+    bytes, then a small msgpack mapping naming its compression); this reads it and answers with
+    the same greeting, so the scheduler sees a client that connects and leaves.  Without this,
+    dask would wait for ever on a peer that says nothing (a web server), or read a reply that
+    is not its own as a frame length (exabytes)."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")  # an IPv6 address
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise FieldError("scheduler", f"must be an address such as \"tcp://host:8786\", got "
+                                      f"{address!r}")
+
+    def not_dask(what: str) -> FieldError:
+        return FieldError("scheduler", f"{address} is not a Dask scheduler: {what}")
+
+    def receive(sock, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            part = sock.recv(n - len(data))
+            if not part:
+                raise not_dask(f"it closed the connection after {len(data)} bytes"
+                               if data else "it closed the connection without a word")
+            data += part
+        return data
+
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=SCHEDULER_TIMEOUT)
+    except ConnectionResetError as e:  # it accepted, then reset the connection at once
+        raise not_dask(f"it closed the connection ({e.strerror})") from None
+    except OSError as e:  # nothing listens, no answer, no such host
+        raise FieldError("scheduler", f"cannot reach the Dask scheduler {address}: "
+                                      f"{e.strerror or e}") from None
+    with sock:
+        try:
+            head = receive(sock, 8)
+            (size,) = struct.unpack("<Q", head)
+            if size > 1 << 16:
+                raise not_dask(f"it answered {head!r}")
+            greeting = receive(sock, size)
+            if b"compression" not in greeting:
+                raise not_dask(f"it answered {(head + greeting)[:24]!r}")
+            sock.sendall(head + greeting)
+        except TimeoutError:
+            raise not_dask(f"it said nothing within {SCHEDULER_TIMEOUT:g} s (a Dask scheduler "
+                           "greets its clients at once)") from None
+        except OSError as e:
+            raise not_dask(f"it closed the connection ({e.strerror or e})") from None
 
 
 def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, scheduler,
@@ -120,7 +185,12 @@ def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, schedu
                     raise C.failure(job.seed, *failed)
                 on_done(chunk, first, n, result)
         finally:
-            results.close()
+            # A run that stops early (Ctrl-C, a failed chunk) cancels the chunks left: joblib's
+            # advice to "adjust the input task iterator" then is a second line saying nothing.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "[^\n]*You could benefit from adjusting the "
+                                        "input task iterator", UserWarning)
+                results.close()
 
 
 # --- a run --------------------------------------------------------------------------------------
@@ -145,6 +215,8 @@ class _Run:
                              f"got {setting!r}")
         check_storable(setting)
         backend = check_backend(backend, scheduler)
+        if scheduler is not None:
+            check_scheduler(scheduler)
         workers = check_workers(workers, backend)
         if workers is None:
             workers = -1 if backend == "dask" else available_cores()
@@ -159,7 +231,8 @@ class _Run:
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
                           seats.choosers, seats.functions, token,
-                          os.getpid() if self.backend == "loky" else None)
+                          os.getpid() if self.backend == "loky" else None,
+                          json.dumps(storage.chunk_holds(s.id, self.seed, s.as_dict())))
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
         """Play the chunks ``todo`` (chunk, first game, games), counting games on a progress

@@ -27,9 +27,16 @@ ends, however it ends)::
 Only recorded chunks count.  A chunk's record carries its own game range, so the records of a
 setting must hold games ``0 .. games - 1`` exactly once each, whatever their numbers: a run can
 later be grown by recording more chunks (:func:`plan_chunks` numbers them after the others).
-Resuming verifies every record against its files (size and SHA-256) and recomputes what is
-missing or damaged, saying so (:class:`RepairWarning`); :func:`load_results` verifies the same
-and refuses a damaged, missing or unfinished chunk with one line naming it (:class:`ResultsError`).
+
+**A manifest cannot lie.**  Each chunk file records in its Parquet metadata what it holds: the
+setting's id, the seed and what is played (:func:`chunk_holds`).  A record is verified against
+its files: their size and SHA-256, then their content: what they hold against the setting's
+entry, their rows against the record's, and their ``game`` column against its game range (first
+game and number of games).  Resuming (and ``coltsim report --repair``) recomputes a chunk that
+is missing, damaged or does not match its record, saying so (:class:`RepairWarning`);
+:func:`load_results` refuses it with one line naming the file (:class:`ResultsError`), and an
+unfinished run likewise.  An edited record is damage, never data: no game is counted twice or
+left out.
 
 **One writer.**  A run holds the folder's lock from start to end (coltsim.runs.lock): a second
 run into the folder stops with one line naming the first.  Temporary files are named by their
@@ -57,7 +64,7 @@ from .. import constants as K
 from ..policies.catalog import N_PARAMS
 from ..results import ROUND_CARDS, STATIONS, Results, game_columns, player_columns
 from ..rules import Rules
-from ..setting import SETTING_ID, Setting
+from ..setting import SETTING_ID, Setting, bandits_per_player
 from .lock import LOCK, folder_lock
 from .options import check_chunk_count, check_folder
 
@@ -65,14 +72,19 @@ if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never 
     import pandas as pd
 
 MANIFEST = "manifest.json"
-# 4: finished chunks are recorded, and the players table says how each bandit played (moves ...
-# draws); 3: the players table has win_share; 2: the setting's line-up
-# is recorded as "lineup" (1: "bandits").  A folder of another format is refused rather than
-# mixed.
-MANIFEST_FORMAT = 4
+# 5: each chunk file records the setting and seed it holds, and the players table has fires,
+# fizzled and the score after each round; 4: finished chunks are recorded,
+# and the players table says how each bandit played (moves ... draws); 3: the players table
+# has win_share; 2: the setting's line-up is recorded as "lineup" (1: "bandits").  A folder of
+# another format is refused rather than mixed.  A report's copy of the manifest adds
+# "experiment", the experiment's name (coltsim.study.folder).
+MANIFEST_FORMAT = 5
+HOLDS = "coltsim"  # the chunk files' Parquet metadata key: what they hold (chunk_holds)
+PLAYED = ("players", "lineup", "policies", "params", "rules")  # what a setting's entry plays
 PLAYERS = "players"
 GAMES = "games"
 TABLES = (PLAYERS, GAMES)
+REPORT_DATA = "data"  # a report folder's results folder (coltsim.study.folder)
 FLUSH_SECONDS = 1.0  # the least time between two writes of the manifest during a run
 REMEDY = ("recompute it with `coltsim report REPORT --repair` (a report's data) or by running "
           "the same simulation again")
@@ -95,27 +107,58 @@ def chunk_path(folder, table: str, setting_id: str, chunk: int) -> Path:
     return Path(folder) / table / setting_id / f"chunk-{chunk:06d}.parquet"
 
 
-def _write_file(table: pa.Table, path: Path, token: str) -> dict:
-    """Write ``path`` so that it exists whole or not at all (a temporary of run ``token``, then
-    a rename); returns what the manifest records of it."""
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd")
-    data = sink.getvalue()
-    path.parent.mkdir(parents=True, exist_ok=True)
+def new_token() -> str:
+    """A name for one writer's temporary files: its process and a random part."""
+    return f"{os.getpid():x}-{secrets.token_hex(4)}"
+
+
+def write_temporary(path: Path, data: bytes, token: str) -> Path:
+    """Write ``data`` beside ``path`` under a temporary name of run ``token`` and return that
+    name.  A write that fails (a full disk) leaves no temporary and raises an ``OSError`` naming
+    ``path``."""
     tmp = path.with_name(f".{path.name}.{token}.tmp")
     try:
         with open(tmp, "wb") as f:
             f.write(data)
+    except BaseException as e:
+        tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise OSError(e.errno, e.strerror, str(path)) from None
+        raise
+    return tmp
+
+
+def write_whole(path: Path, data: bytes, token: str) -> None:
+    """Write ``path`` so that it exists whole or not at all (a temporary of run ``token``, then
+    a rename)."""
+    tmp = write_temporary(path, data, token)
+    try:
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def chunk_holds(setting_id: str, seed: int, played: dict) -> dict:
+    """What a chunk file records of its games (its Parquet metadata ``HOLDS``, as JSON): the
+    setting's id, the master seed and what is played (``Setting.as_dict``)."""
+    return {"setting": setting_id, "seed": seed, **{k: played[k] for k in PLAYED}}
+
+
+def _write_file(table: pa.Table, path: Path, token: str) -> dict:
+    """Write ``path`` whole or not at all; returns what the manifest records of it."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    data = sink.getvalue()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_whole(path, data.to_pybytes(), token)
     return {"rows": table.num_rows, "bytes": data.size, "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def write_chunk(folder, setting_id: str, chunk: int, first_game: int,
                 tables: tuple[pa.Table, pa.Table], token: str) -> dict:
-    """Write both tables of a chunk; returns its record for the manifest."""
+    """Write both tables of a chunk (each carrying its ``HOLDS`` metadata); returns its record
+    for the manifest."""
     files = {name: _write_file(table, chunk_path(folder, name, setting_id, chunk), token)
              for name, table in zip(TABLES, tables)}
     return {"chunk": chunk, "first_game": first_game, "n_games": files[GAMES]["rows"],
@@ -127,21 +170,61 @@ def _games_text(record: dict) -> str:
     return f"games {first:,} to {first + record['n_games'] - 1:,}"
 
 
-def _file_problem(folder, setting_id: str, record: dict, table: str) -> tuple[str | None, bytes]:
-    """What is wrong with one file of a recorded chunk (None: nothing), and its bytes."""
+def _content_problem(data: bytes, setting_id: str, entry: dict, record: dict, table: str,
+                     columns) -> tuple[str | None, pa.Table | None]:
+    """Whether a chunk file holds what its record and its setting's entry say (None), and its
+    table of ``columns`` (None: all; the ``game`` column is read either way)."""
+    try:
+        source = pa.BufferReader(data)
+        schema = pq.read_schema(source)
+        holds = json.loads((schema.metadata or {}).get(HOLDS.encode(), b"null"))
+        if columns is not None:
+            columns = [c for c in schema.names if c in {"game", *columns}]
+        read = pq.read_table(source, columns=columns)
+    except (pa.ArrowException, OSError, ValueError, RecursionError) as e:
+        return f"not a chunk file coltsim can read ({type(e).__name__})", None
+    expected = chunk_holds(setting_id, entry["seed"], entry)
+    if not isinstance(holds, dict) or "game" not in read.column_names:
+        return "it does not record what it holds", None
+    for key, value in expected.items():
+        if holds.get(key) != value:
+            return f"it holds {key} {holds.get(key)!r}, the manifest records {value!r}", None
+    n, recorded = record["n_games"], record["files"][table]["rows"]
+    rows = n * entry["players"] * bandits_per_player(entry["players"]) if table == PLAYERS else n
+    if read.num_rows != recorded:
+        return f"it holds {read.num_rows:,} rows, its record {recorded:,}", None
+    if read.num_rows != rows:
+        return f"it holds {read.num_rows:,} rows, not the {rows:,} of its record's {n:,} games", \
+            None
+    games = read.column("game")
+    first, last = games[0].as_py(), games[-1].as_py()
+    if (first, last) != (record["first_game"], record["first_game"] + n - 1):
+        return f"it holds games {first:,} to {last:,}, its record {_games_text(record)}", None
+    return None, read.replace_schema_metadata()
+
+
+def read_chunk_file(folder, setting_id: str, entry: dict, record: dict, table: str,
+                    columns=None) -> tuple[str | None, pa.Table | None]:
+    """One file of a recorded chunk, verified: ``(None, its table)`` (of ``columns``, default
+    all, and ``game``), or what is wrong with it: missing, unreadable, damaged (its size or
+    SHA-256 differs from the record), or not what the record says it holds (an edited
+    manifest)."""
     path = chunk_path(folder, table, setting_id, record["chunk"])
     expected = record["files"][table]
     where = f"chunk {record['chunk']} of setting {setting_id}, {_games_text(record)}"
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return f"{path}: missing ({where})", b""
+        return f"{path}: missing ({where})", None
     except OSError as e:
-        return f"{path}: cannot be read ({where}): {e.strerror}", b""
+        return f"{path}: cannot be read ({where}): {e.strerror}", None
     if len(data) != expected["bytes"] or hashlib.sha256(data).hexdigest() != expected["sha256"]:
         return (f"{path}: damaged, its content differs from the manifest's record "
-                f"({where})"), b""
-    return None, data
+                f"({where})"), None
+    problem, read = _content_problem(data, setting_id, entry, record, table, columns)
+    if problem:
+        return f"{path}: does not match the manifest's record ({where}): {problem}", None
+    return None, read
 
 
 def plan_chunks(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int, int]]:
@@ -295,32 +378,27 @@ def read_manifest(folder) -> dict | None:
     except json.JSONDecodeError as e:
         raise ResultsError(f"{path}: not a manifest this coltsim can read: not JSON ({e})") \
             from None
+    except RecursionError:
+        raise ResultsError(f"{path}: not a manifest this coltsim can read: nested too deeply") \
+            from None
     return _check_manifest(path, manifest)
 
 
 def _manifest_text(manifest: dict) -> str:
-    """The manifest as indented JSON, each chunk record on one line."""
+    """The manifest as indented JSON, each chunk record on one line, in the order of their
+    numbers (not of the order they finished in: a rerun writes the same bytes)."""
     marks = {}
     settings = {}
     for sid, entry in manifest["settings"].items():
         mark = f"@chunks of {sid}@"
+        records = sorted(entry["chunks"], key=lambda r: r["chunk"])
         marks[json.dumps(mark)] = "[" + ",".join(
-            "\n   " + json.dumps(r, separators=(",", ":")) for r in entry["chunks"]) + "]"
+            "\n   " + json.dumps(r, separators=(",", ":")) for r in records) + "]"
         settings[sid] = {**entry, "chunks": mark}
     text = json.dumps({**manifest, "settings": settings}, indent=1)
     for mark, records in marks.items():
         text = text.replace(mark, records)
     return text + "\n"
-
-
-def _write_manifest(path: Path, manifest: dict, token: str) -> None:
-    tmp = path.with_name(f".{path.name}.{token}.tmp")
-    try:
-        tmp.write_text(_manifest_text(manifest), encoding="utf-8")
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def _first_difference(old, new, prefix: str = ""):
@@ -359,7 +437,7 @@ class RunFolder:
 
     def __init__(self, folder):
         self.path = check_folder(folder)
-        self.token = f"{os.getpid():x}-{secrets.token_hex(4)}"  # names the run's temporaries
+        self.token = new_token()  # names the run's temporaries
         self.manifest: dict | None = None
         self._stack = contextlib.ExitStack()
         self._dirty = False
@@ -377,6 +455,10 @@ class RunFolder:
             remove_temporaries(path)
             self._refuse_foreign()
             self.manifest = read_manifest(path)  # None until prepare() records a setting
+            if self.manifest is not None and "experiment" in self.manifest:
+                raise ResultsError(f"{path / MANIFEST} is the manifest of a report (of "
+                                   f"experiment {self.manifest['experiment']!r}), not of a "
+                                   "results folder; write to a new or empty folder")
             stack.callback(remove_temporaries, path, self.token)
             stack.callback(self.flush)
             self._stack = stack.pop_all()
@@ -386,7 +468,12 @@ class RunFolder:
         self._stack.close()
 
     def _refuse_foreign(self) -> None:
-        """A folder without a manifest must be empty (but for the lock and temporaries)."""
+        """A folder without a manifest must be empty (but for the lock and temporaries), and a
+        report folder (``coltsim run``'s, its results in ``data/``) is not a results folder."""
+        if (self.path / REPORT_DATA / MANIFEST).is_file():
+            raise ResultsError(f"{self.path} is a report folder (its results are in "
+                               f"{self.path / REPORT_DATA}); write there, or to a new or empty "
+                               "folder")
         if (self.path / MANIFEST).exists():
             return
         ours = {LOCK} | {p.name for p in self.path.glob(f".{MANIFEST}.*.tmp")}
@@ -446,17 +533,17 @@ class RunFolder:
         kept: dict = {}
         held: list = []
         for r in sorted(entry["chunks"], key=lambda r: r["first_game"]):
+            problem = next(filter(None, (read_chunk_file(self.path, setting_id, entry, r, t,
+                                                         columns=())[0] for t in TABLES)), None)
+            if problem:
+                warnings.warn(f"{problem}; recomputing it", RepairWarning)
+                continue
             span = (r["first_game"], r["first_game"] + r["n_games"])
             if span[1] > entry["games"] or any(a < span[1] and span[0] < b for a, b in held) \
                     or r["chunk"] in kept:
                 warnings.warn(f"{self.path}: chunk {r['chunk']} of setting {setting_id} "
                               f"({_games_text(r)}) holds games another chunk holds or the run "
                               "does not have; its record is dropped", RepairWarning)
-                continue
-            problem = next(filter(None, (_file_problem(self.path, setting_id, r, t)[0]
-                                         for t in TABLES)), None)
-            if problem:
-                warnings.warn(f"{problem}; recomputing it", RepairWarning)
                 continue
             kept[r["chunk"]] = r
             held.append(span)
@@ -478,7 +565,7 @@ class RunFolder:
         if not self._dirty:
             return
         start = time.monotonic()
-        _write_manifest(self.path / MANIFEST, self.manifest, self.token)
+        write_whole(self.path / MANIFEST, _manifest_text(self.manifest).encode(), self.token)
         self._dirty = False
         self._written = time.monotonic()
         self._write_seconds = self._written - start
@@ -596,19 +683,15 @@ def load_results(folder, settings=None, columns=None) -> Results:
     keep = None if columns is None else {"game", "setting", *columns}
     tables: dict = {PLAYERS: [], GAMES: []}
     for sid, entry in entries.items():
+        for record in sorted(entry["chunks"], key=lambda r: r["first_game"]):
+            for name in TABLES:
+                problem, table = read_chunk_file(folder, sid, entry, record, name, keep)
+                if problem:
+                    raise ResultsError(f"{problem}; {REMEDY}")
+                tables[name].append(table)
         problem = _tiling_problem(folder, sid, entry)
         if problem:
             raise ResultsError(problem)
-        for record in sorted(entry["chunks"], key=lambda r: r["first_game"]):
-            for name in TABLES:
-                problem, data = _file_problem(folder, sid, record, name)
-                if problem:
-                    raise ResultsError(f"{problem}; {REMEDY}")
-                source = pa.BufferReader(data)
-                cols = None
-                if keep is not None:
-                    cols = [c for c in pq.read_schema(source).names if c in keep]
-                tables[name].append(pq.read_table(source, columns=cols))
     players, games = to_frames(tables[PLAYERS], tables[GAMES], wanted, policy_names, rounds)
     return Results(players, games, settings_frame(manifest, wanted),
                    {**manifest, "settings": entries})

@@ -175,6 +175,8 @@ def read_toml(text: str, source: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ExperimentError(f"{source}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ExperimentError(f"{source}: nested too deeply to be an experiment file") from None
 
 
 def load_experiment(path) -> Experiment:

@@ -19,54 +19,50 @@ settings hold fewer than ``max_games`` games, every setting grows to the games t
 interval projects (coltsim.analysis.power.games_to_reach).  Every setting keeps the same number
 of games, so comparisons stay on the same deals.  The report states the precision reached.
 
-``OUTPUT`` must be new, empty, or a report folder coltsim wrote (it holds ``data/manifest.json``
-or the report's ``manifest.json``): coltsim never overwrites files it did not write.  The run
-holds the folder's lock (coltsim.runs.lock) from start to end.
+``OUTPUT`` must be new, empty, or hold a report of the same experiment (its name and settings,
+each with its seed, as the report's manifest records them; coltsim.study.folder): another
+experiment's report is replaced only when asked (``--replace``), and coltsim never overwrites
+files it did not write.  The run holds the folder's lock (coltsim.runs.lock) from start to end,
+and writes the report's files all at once.
 """
 from __future__ import annotations
 
-import contextlib
-import json
 import sys
 from pathlib import Path
 
 from ..analysis.headline import precision as interval_precision
 from ..analysis.power import games_to_reach
-from ..runs.lock import LOCK, folder_lock
 from ..runs.runner import simulate_to_folder
-from ..runs.storage import MANIFEST, load_results, read_manifest
-from ..setting import FieldError, played_settings
+from ..runs.storage import REPORT_DATA, load_results, read_manifest
+from ..setting import played_settings
 from .experiment import Experiment, load_experiment
+from .folder import Owner, report_folder
 from .labels import setting_names
 from .report import Report, build_report
 from .report.formatting import points
 
-REPORT_OUTPUTS = {"figures": "*.png", "tables": "*.csv"}  # what build_report writes in folders
-
 
 def run_experiment(path, games: int | None = None, workers: int | None = None, out=None,
                    quiet: bool = False, precision: float | None = None,
-                   max_games: int | None = None) -> Report:
+                   max_games: int | None = None, replace: bool = False) -> Report:
     """Simulate every setting of the experiment file ``path`` and write its report.
 
     ``games``, ``workers``, ``out``, ``precision`` and ``max_games`` override the file's
-    ``games``, ``workers``, ``output``, ``precision`` and ``max_games``.  Returns the rendered
+    ``games``, ``workers``, ``output``, ``precision`` and ``max_games``.  The output folder must
+    be new, empty or hold a report of this experiment (coltsim.study.folder); ``replace``
+    removes another experiment's report (and its data) from it first.  Returns the rendered
     :class:`coltsim.study.report.Report`."""
     e = load_experiment(path).with_overrides(games=games, output=out, workers=workers,
                                              precision=precision, max_games=max_games)
     out = Path(e.output)
-    with report_folder(out):
-        data = out / "data"
-        played = played_settings(e.settings)
+    played = played_settings(e.settings)
+    with report_folder(out, Owner("run", e.name, {s.id: e.seed for s in played}), replace):
+        data = out / REPORT_DATA
         if e.precision is None:
             play_settings(e, played, e.games, data, progress=not quiet)
         else:
             grow_to_precision(e, played, data, quiet=quiet)
-        results = load_results(data, settings=[s.id for s in played])
-        for folder, pattern in REPORT_OUTPUTS.items():  # the previous report's, so that the
-            for old in (out / folder).glob(pattern):  # folder holds exactly this one
-                old.unlink()
-        report = build_report(results, e, out)
+        report = build_report(load_results(data, settings=[s.id for s in played]), e, out)
     print(f"report: {out / 'report.md'}", file=sys.stderr)  # even quiet: where it is
     return report
 
@@ -134,32 +130,3 @@ def grow_to_precision(e: Experiment, played: list, data: Path, quiet: bool = Fal
             break
         games = games_to_reach(games, float(w["half_width"]), e.precision, e.max_games)
     return rounds
-
-
-def written_by_coltsim(folder: Path) -> bool:
-    """Whether ``folder`` is a report folder coltsim wrote: it holds the results' manifest
-    (``data/manifest.json``) or the report's copy of it."""
-    if (folder / "data" / MANIFEST).is_file():
-        return True
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    return isinstance(manifest, dict) and "coltsim_version" in manifest and "engine" in manifest
-
-
-@contextlib.contextmanager
-def report_folder(out: Path):
-    """Claim ``out`` for a report: refuse a file, or a folder holding files coltsim did not
-    write; create it, and hold its lock while the report is made."""
-    if out.exists() and not out.is_dir():
-        raise FieldError("output", f"{out} is a file; give a folder for the report")
-    if out.is_dir() and not written_by_coltsim(out):
-        others = sorted(p.name for p in out.iterdir() if p.name != LOCK)
-        if others:
-            raise FieldError("output", f"{out} holds files coltsim did not write "
-                                       f"({', '.join(others[:3])}{', ...' if others[3:] else ''})"
-                                       "; choose a new or empty folder for the report")
-    out.mkdir(parents=True, exist_ok=True)
-    with folder_lock(out):
-        yield

@@ -15,8 +15,6 @@ from ..policies import catalog
 from ..runs import storage
 from ..setting import FieldError, Setting, make_setting
 
-PLAYED = ("players", "lineup", "policies", "params", "rules")  # what a manifest entry plays
-
 
 @dataclass(frozen=True)
 class RunGame:
@@ -90,7 +88,7 @@ def run_game(folder, game: int, setting: str | None = None) -> RunGame:
         raise FieldError("from", f"{folder / storage.MANIFEST}: setting {sid} cannot be "
                                  f"played again: {e}") from None
     rebuilt = s.as_dict()
-    if any(rebuilt[k] != entry[k] for k in PLAYED):
+    if any(rebuilt[k] != entry[k] for k in storage.PLAYED):
         raise FieldError("from", f"{folder / storage.MANIFEST}: setting {sid} was played with "
                                  "policy parameters this version of coltsim cannot rebuild")
     return RunGame(s, entry["seed"], game, folder, manifest.get("engine"))

@@ -586,6 +586,9 @@ def read_trace(source) -> list[dict]:
             line = json.loads(raw)
         except json.JSONDecodeError as e:
             raise TraceError(f"{path}: line {number}: not a JSON object ({e.msg})") from None
+        except RecursionError:
+            raise TraceError(f"{path}: line {number}: nested too deeply to be a trace line") \
+                from None
         if not isinstance(line, dict):
             raise TraceError(f"{path}: line {number}: not a JSON object")
         lines.append(line)

@@ -1,13 +1,17 @@
-"""Building a report: analyse results (never simulate), write figures and tables, render.
+"""Building a report: analyse results (never simulate), make figures and tables, render.
 
-:func:`build_report` writes, into ``out_dir``::
+:func:`build_report` makes these files, then writes them into ``out_dir`` at once
+(coltsim.study.folder: each whole or not at all, the manifest last; the previous report's
+figures and tables that this one does not have are removed)::
 
     report.md, report.html        the same content, readable on GitHub or in a browser (the
                                   HTML page embeds its figures: it stands alone)
     figures/*.png                 one file per figure (composed from coltsim.study.plots)
-    tables/*.csv                  every table in full, unformatted; headline.csv: the answer
+    tables/*.csv                  every table in full, at 6 significant digits; headline.csv:
+                                  the answer
     experiment.toml               the experiment file as it was run (if known)
-    manifest.json                 the runner's manifest (if known), with the engine's hash
+    manifest.json                 the runner's manifest (if known), with the engine's hash and
+                                  the experiment's name
 
 :func:`render_from_folder` re-renders ``reports/NAME`` from its saved data.
 """
@@ -23,6 +27,7 @@ from ...runs.lock import folder_lock
 from ...runs.storage import load_results
 from ...setting import played_settings
 from ..experiment import ANALYSES, Experiment, load_experiment
+from ..folder import remove_temporaries
 from . import render, sections
 from .context import DPI, Context, Writer
 from .document import Report
@@ -92,13 +97,18 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
     title = experiment.name if experiment else (f.manifest or {}).get("name", out_dir.name)
     description = experiment.description if experiment else ""
     report = Report(f"coltsim report: {title}", description, headline, body, out_dir)
-    (out_dir / "report.md").write_text(render.markdown(report), encoding="utf-8")
-    (out_dir / "report.html").write_text(render.html(report), encoding="utf-8")
+    files = ctx.w.files
+    files.add("report.md", render.markdown(report))
+    files.add("report.html", render.html(report, files.files))
     if experiment is not None and experiment.text:
-        (out_dir / "experiment.toml").write_text(experiment.text, encoding="utf-8")
+        files.add("experiment.toml", experiment.text)
     if f.manifest and not (out_dir / "players").is_dir():  # never touch a results folder's
-        (out_dir / "manifest.json").write_text(json.dumps(f.manifest, indent=2, default=str)
-                                               + "\n", encoding="utf-8")
+        manifest = {k: v for k, v in f.manifest.items() if k != "settings"}
+        if experiment is not None:  # whose report the folder holds (coltsim.study.folder)
+            manifest["experiment"] = experiment.name
+        manifest["settings"] = f.manifest.get("settings", {})
+        files.add("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
+    files.write()
     return report
 
 
@@ -132,4 +142,5 @@ def render_from_folder(folder, data=None) -> Report:
     settings = None if experiment is None else [
         s.id for s in played_settings(experiment.settings)]
     with folder_lock(folder):
+        remove_temporaries(folder)
         return build_report(load_results(data, settings=settings), experiment, folder)

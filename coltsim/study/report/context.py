@@ -16,6 +16,7 @@ from ...analysis.frames import seat_policies
 from ...analysis.stats import CORRECTIONS, adjust
 from ...results import Results
 from .. import plots
+from ..folder import ReportFiles
 from .document import Figure, Table
 
 DPI = 150
@@ -23,27 +24,26 @@ ALPHA = 0.05
 
 
 class Writer:
-    """Writes figures (PNG) and tables (CSV) into the report folder."""
+    """Makes the report's figures (PNG) and tables (CSV) into its ``files``
+    (coltsim.study.folder.ReportFiles: written into the folder at once when it is done)."""
 
     def __init__(self, out_dir: Path, dpi: int = DPI):
-        self.out_dir = out_dir
+        self.files = ReportFiles(out_dir)
         self.dpi = dpi
-        (out_dir / "figures").mkdir(parents=True, exist_ok=True)
-        (out_dir / "tables").mkdir(parents=True, exist_ok=True)
 
     def figure(self, name: str, caption: str, draw, size=(8, 4.5), grid=(1, 1),
                sharex: bool = False, sharey: bool = False) -> Figure:
-        """``draw(fig, axes)`` on a new figure of ``grid`` axes, saved as ``figures/<name>.png``."""
+        """``draw(fig, axes)`` on a new figure of ``grid`` axes, as ``figures/<name>.png``."""
         fig = _MplFigure(figsize=size, layout="constrained")
         axes = fig.subplots(*grid, squeeze=False, sharex=sharex, sharey=sharey).ravel()
         draw(fig, axes)
-        fig.savefig(self.out_dir / "figures" / f"{name}.png", dpi=self.dpi)
+        self.files.figure(name, fig, self.dpi)
         return Figure(name, caption)
 
     def table(self, name: str, caption: str, data: pd.DataFrame, display: pd.DataFrame,
               note: str = "") -> Table:
         """``data`` in full as ``tables/<name>.csv``; ``display`` goes into the report."""
-        data.to_csv(self.out_dir / "tables" / f"{name}.csv", index=False)
+        self.files.table(name, data)
         return Table(name, caption, data, display, note)
 
     def panels(self, name: str, caption: str, keys: list, draw, panel=(4.6, 3.8),

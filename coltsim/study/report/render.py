@@ -68,11 +68,11 @@ _ENV.tests["figure"] = lambda block: isinstance(block, Figure)
 _ENV.tests["table"] = lambda block: isinstance(block, Table)
 
 
-def html(report: Report) -> str:
-    """The page, with every figure of ``report.out_dir/figures`` embedded as a data URI."""
+def html(report: Report, files: dict) -> str:
+    """The page, with every figure embedded as a data URI (``files``: the report's files by
+    name, ``figures/<name>.png``)."""
     def embedded(figure: Figure) -> str:
-        path = report.out_dir / "figures" / f"{figure.name}.png"
-        data = base64.b64encode(path.read_bytes()).decode("ascii") if path.exists() else ""
+        data = base64.b64encode(files.get(f"figures/{figure.name}.png", b"")).decode("ascii")
         return f"data:image/png;base64,{data}"
 
     return _ENV.get_template("report.html").render(report=report, embedded=embedded)

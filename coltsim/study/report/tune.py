@@ -13,10 +13,13 @@ by :mod:`.formatting`, rendered to Markdown and HTML by :mod:`.render`.
     tune.toml                 the tune file as it was run (when known)
     manifest.json             the versions and engine hash that played the games, and the search
 
-It writes only these files (a folder holding other files keeps them).  The headline says what
-was measured: a value whose difference from the best (on the same deals) has an interval above
-zero is worse, one whose interval holds zero cannot be told apart from it, whatever the search's
-stricter elimination rule did, which is reported as a fact of the search.
+It writes only these files, all at once (coltsim.study.folder: each whole or not at all, the
+manifest last), the tables at 6 significant digits; a folder holding other files keeps them.
+
+The headline says what was measured: a value whose difference from the best (on the same
+deals) has an interval above zero is worse, one whose interval holds zero cannot be told apart
+from it, whatever the search's stricter elimination rule did, which is reported as a fact of the
+search.
 
 This module is imported by the tune command only (the search it reports plays the engine).
 """
@@ -250,10 +253,20 @@ def method(result: TuneResult) -> str:
         f"measured on the first round's deals, which every value played.")
 
 
+def search_record(search, seed: int) -> dict:
+    """What a search's manifest records of what it plays and how many games it may spend."""
+    s = search
+    return json.loads(json.dumps({
+        "option": s.option, "values": [value_text(v) for v in s.values],
+        "objective": s.objective.kind, "bandit": s.objective.bandit, "target": s.target,
+        "settings": [x.as_dict() for x in s.settings], "seed": seed, "games": s.games,
+        "max_games": s.max_games}))
+
+
 def write_tune_report(result: TuneResult, out_dir, name: str | None = None,
                       description: str = "", text: str = "", dpi: int = DPI) -> Path:
-    """Write the report of ``result`` into ``out_dir`` (see the module docstring); returns the
-    path of ``report.md``."""
+    """Write the report of ``result`` into ``out_dir`` (see the module docstring), all files at
+    once (coltsim.study.folder.ReportFiles); returns the path of ``report.md``."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} exists and is not a folder")
@@ -263,16 +276,14 @@ def write_tune_report(result: TuneResult, out_dir, name: str | None = None,
                 Section("Method", [method(result)])]
     report = Report(f"coltsim tune: {name or out.name}", description, headline(result),
                     sections, out)
-    (out / "report.md").write_text(render.markdown(report), encoding="utf-8")
-    (out / "report.html").write_text(render.html(report), encoding="utf-8")
+    files = w.files
+    files.add("report.md", render.markdown(report))
+    files.add("report.html", render.html(report, files.files))
     if text:
-        (out / "tune.toml").write_text(text, encoding="utf-8")
-    s = result.search
-    manifest = {**manifest_header(), "tune": {
-        "option": s.option, "values": [value_text(v) for v in s.values],
-        "objective": s.objective.kind, "bandit": s.objective.bandit, "target": s.target,
-        "settings": [x.as_dict() for x in s.settings], "seed": result.seed,
-        "games": s.games, "max_games": s.max_games, "games_played": result.games,
+        files.add("tune.toml", text)
+    manifest = {**manifest_header(), **({"experiment": name} if name else {}), "tune": {
+        **search_record(result.search, result.seed), "games_played": result.games,
         "best": value_text(result.best)}}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    files.add("manifest.json", json.dumps(manifest, indent=1) + "\n")
+    files.write()
     return out / "report.md"

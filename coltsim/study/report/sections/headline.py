@@ -58,7 +58,7 @@ def compute(ctx: Context) -> pd.DataFrame:
 
 
 def build(ctx: Context, table: pd.DataFrame) -> list:
-    table.to_csv(ctx.w.out_dir / "tables" / "headline.csv", index=False)
+    ctx.w.files.table("headline", table)
     blocks = _focus(ctx, table)
     full, table = table, once(table, ctx.focus)
     for analysis in ctx.analyses:
@@ -87,7 +87,7 @@ def precision_note(ctx: Context, target: float, cap: int) -> str:
     ``tables/precision.csv``) against the target."""
     widths = interval_widths(compute_tables(ctx.f, ctx.design, PRECISION_ANALYSES, ctx.level),
                              ctx.design)
-    widths.to_csv(ctx.w.out_dir / "tables" / "precision.csv", index=False)
+    ctx.w.files.table("precision", widths)
     games = int(games_per_setting(ctx.f).min())
     asked = f"±{points(target, 2)} points"
     if not len(widths):
