@@ -111,7 +111,7 @@ def _show(args) -> None:
     name = "standard input" if args.trace == "-" else args.trace
     lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
     try:
-        text = render(lines)
+        text = render(lines, every_card=args.every_card)
     except (LookupError, TypeError, AttributeError) as e:
         raise TraceError(f"{name}: cannot be shown: a field is missing or malformed "
                          f"({type(e).__name__}: {e})") from None
@@ -271,7 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME): "
                                  "new, empty, or holding a report of this experiment")
     _replace_flag(p, "experiment")
-    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars or round lines: only the line with the report's path")
     p.set_defaults(func=_run)
 
     p = sub.add_parser("report", help="re-render a report folder from its saved data")
@@ -306,7 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="report folder (default: the file's output, reports/NAME): "
                                  "new, empty, or holding a report of this search")
     _replace_flag(p, "search")
-    p.add_argument("--quiet", action="store_true", help="no progress bars or round lines")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars or round lines: only the line with the report's path")
     p.set_defaults(func=_tune)
 
     from .analysis.power import ALPHA, DIFFERENCE, HALF_WIDTH, POWER
@@ -348,9 +350,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=_trace)
 
-    p = sub.add_parser("show", help="tell a trace in words, drawing the train after every step")
+    p = sub.add_parser("show", help="tell a trace in words, drawing the train whenever someone "
+                                    "moves")
     p.add_argument("trace", help="trace file (JSON Lines), or - to read standard input, e.g. "
                                  "coltsim trace --seed 7 | coltsim show -")
+    p.add_argument("--every-card", action="store_true",
+                   help="draw the train after every card and event, not only when someone moves")
     p.set_defaults(func=_show)
 
     p = sub.add_parser("simulate", help="play many games of one setting to a results folder")

@@ -69,7 +69,8 @@ class Rules:
     ghost_both_halves : bool
         Whether Ghost may play face down on both halves of a speeding-up first turn.
     hand_size, doc_bonus, draw_count : int
-        Cards drawn at the start of a round, Doc's extra cards, cards taken by "draw".
+        Cards drawn at the start of a round, Doc's extra cards on top of them (Doc draws
+        ``hand_size + doc_bonus``: 8 with ``hand_size = 7``), cards taken by "draw".
     rounds : int
         Rounds in a game: ``rounds - 1`` round cards and the train-station card.
     roof_move_max : int

@@ -45,3 +45,9 @@ def car_label(name: str) -> str:
 def plural(n: int, noun: str) -> str:
     """``plural(1, "purse")`` -> ``"1 purse"``, ``plural(3, "purse")`` -> ``"3 purses"``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def seat_label(order: int) -> str:
+    """A seat counted clockwise from the First Player of round 1 (the reports' one name for a
+    seat): ``0`` -> ``"First Player"``, ``2`` -> ``"First Player +2"``."""
+    return "First Player" if order == 0 else f"First Player +{order}"

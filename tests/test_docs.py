@@ -1,6 +1,8 @@
 """The documents say what the code does: docs/experiments.md names every key and every rule
-option with its default, and its worked examples run; every relative link of the README and
-docs/ leads to a file of the repository."""
+option with its default and its allowed values (policies, analyses, corrections, backends, the
+ranges and names of the rule options, the focus bandits) as the code checks them, and its worked
+examples run; docs/tune.md names every key of [tune] and its allowed values; every relative link
+of the README and docs/ leads to a file of the repository."""
 import dataclasses
 import json
 import re
@@ -9,9 +11,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from coltsim.rules import ABILITIES_OFF, Rules, option_names
+from coltsim import constants as K
+from coltsim.constants import BANDIT_NAMES
+from coltsim.policies import catalog
+from coltsim.rules import ABILITIES_OFF, RUNOUT_NAMES, Rules, option_names
+from coltsim.runs.options import BACKENDS
 from coltsim.study.experiment import (
-    SETTING_KEYS, SWEEP_KEYS, TOP_KEYS, loads_experiment,
+    ANALYSES, CORRECTIONS, SETTING_KEYS, SWEEP_KEYS, TOP_KEYS, loads_experiment,
 )
 from coltsim.study.run import run_experiment
 
@@ -23,9 +29,9 @@ def toml_blocks() -> list[str]:
     return re.findall(r"```toml\n(.*?)```", DOC.read_text(), re.S)
 
 
-def table_rows(heading: str) -> dict:
+def table_rows(heading: str, doc: Path = DOC) -> dict:
     """The rows of the first table after ``heading``: first cell (without backticks) -> cells."""
-    text = DOC.read_text().split(heading, 1)[1]
+    text = doc.read_text().split(heading, 1)[1]
     rows = {}
     for line in text.splitlines():
         if rows and not line.startswith("|"):
@@ -64,16 +70,73 @@ def test_every_complete_example_is_a_valid_experiment():
     assert [s.label for s in labelled.settings[:3]] == ["printed rules", "no Belle", "no Cheyenne"]
 
 
+def named(cell: str) -> list[str]:
+    """The names a cell allows, in order: what it writes in backticks (links left out), quotes
+    stripped."""
+    cell = re.sub(r"\[[^]]*\]\([^)]*\)", "", cell)
+    return [n.strip('"') for n in re.findall(r"`([^`]+)`", cell)]
+
+
+def test_the_allowed_values_of_the_file_are_the_codes():
+    rows = table_rows("### The file")
+    assert named(rows["analyses"][2]) == list(ANALYSES)
+    assert named(rows["correction"][2]) == list(CORRECTIONS)
+    assert named(rows["backend"][2]) == list(BACKENDS)
+    assert named(rows["focus"][2]) == list(BANDIT_NAMES)
+    policies = table_rows("### A setting's keys")["policies"][2]
+    assert named(policies) == list(catalog.POLICY_NAMES) + ["package.module:function"]
+
+
+RANGE = re.compile(r"^(-?[\d,]+)(?: \([^)]*\))? to (-?[\d,]+)")
+
+
+@pytest.mark.parametrize("option", sorted(option_names()))
+def test_every_rule_options_allowed_values_are_what_the_rules_accept(option):
+    """A range is what coltsim.Rules accepts, to its ends and no further; a list of names is
+    the names the engine knows."""
+    default, allowed, _ = table_rows("## Rule options")[option]
+    value = {**Rules().as_dict(), ABILITIES_OFF: []}[option]
+    names = {"neutral_runout": RUNOUT_NAMES, "round_cards": K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS],
+             "station": K.ROUND_CARD_NAMES[K.FIRST_STATION:]}
+    if isinstance(value, bool):
+        assert named(allowed) == ["true", "false"]
+    elif isinstance(value, int):
+        lo, hi = (int(x.replace(",", "")) for x in RANGE.match(allowed).groups())
+        for ok in (lo, hi):
+            Rules(**{option: ok})
+        for bad in (lo - 1, hi + 1):
+            with pytest.raises(ValueError):
+                Rules(**{option: bad})
+    elif option in names:
+        assert named(allowed)[-len(names[option]):] == list(names[option])
+    elif option == "cars":
+        assert re.search(r"`A` to `F`", allowed) and K.CAR_NAMES[1:] == tuple("ABCDEF")
+    else:  # the bandits' abilities
+        assert allowed == "bandit names"
+
+
+def test_every_key_of_a_tune_file_and_its_objectives_are_documented():
+    from coltsim.analysis.tuning import OBJECTIVES
+    from coltsim.study.tune import TUNE_KEYS
+
+    rows = table_rows("| key of `[tune]`", ROOT / "docs" / "tune.md")
+    keys = [k for row in rows for k in row.replace("`", "").split(", ")]
+    assert sorted(keys) == sorted(TUNE_KEYS)
+    assert [n for n in named(rows["objective"][0]) if n in OBJECTIVES] == list(OBJECTIVES)
+    assert named(rows["bandit"][0])[1:] == list(BANDIT_NAMES)
+
+
 def headline_of(folder) -> pd.DataFrame:
     return pd.read_csv(folder / "tables" / "headline.csv")
 
 
-def test_the_ability_example_runs(tmp_path):
+def test_the_ability_example_runs(tmp_path, capsys):
     """The first example as written, with fewer games: the headline compares the two labelled
     settings, and Belle's ability is gone in the second."""
     path = tmp_path / "belle_nerf.toml"
     path.write_text(toml_blocks()[0])
     run_experiment(path, games=400, out=tmp_path / "r", quiet=True)
+    assert capsys.readouterr().err == f"report: {tmp_path / 'r' / 'report.md'}\n"  # even quiet
     h = headline_of(tmp_path / "r")
     settings = h[h["kind"] == "setting"].set_index("condition")
     assert list(settings.index) == ["printed rules", "Belle without her ability"]

@@ -413,3 +413,34 @@ def test_the_printed_rules_are_named_so_and_only_they(text, names):
     from coltsim.study.labels import setting_names
 
     assert setting_names(parse('name = "x"\ngames = 3\n' + text).settings) == names
+
+
+# --- the bandit a question is about --------------------------------------------------------------
+def test_focus_names_one_bandit_or_several():
+    assert parse(GOOD).focus == ()
+    assert parse('focus = "cheyenne"\n' + GOOD).focus == ("cheyenne",)
+    assert parse('focus = ["doc", "belle"]\n' + GOOD).focus == ("doc", "belle")
+
+
+@pytest.mark.parametrize("line, words", [
+    ('focus = "zorro"', "unknown bandit 'zorro'; allowed: ghost, belle, cheyenne, tuco, "
+                        "django, doc"),
+    ('focus = ["doc", "doc"]', "'doc' is listed twice"),
+    ('focus = []', "must be a bandit's name or a list of names"),
+    ('focus = "django"', "django plays in no setting"),
+])
+def test_focus_mistakes(line, words):
+    text = f'name = "x"\ngames = 3\n{line}\n[[settings]]\nplayers = 2\n' \
+           'lineup = ["ghost", "belle", "tuco", "doc"]\n'
+    assert f": focus: {words}" in error_of(text)
+
+
+def test_two_listed_settings_may_not_share_a_label_for_different_rules():
+    same = ('name = "x"\ngames = 3\n[[settings]]\nlabel = "Same"\nplayers = 4\n'
+            '[[settings]]\nlabel = "Same"\nplayers = 4\nrules = { gunslinger_bonus = 0 }\n')
+    message = error_of(same)
+    assert ": settings[1].label: 'Same' would name two different settings (settings[0] and " \
+           "settings[1]: other rules or another line-up at 4 players)" in message
+    # One label for one condition at several player counts is its name, as the docs say.
+    ok = same.replace("players = 4\nrules", "players = 5\nrules")
+    assert [s.label for s in parse(ok).settings] == ["Same", "Same"]

@@ -227,3 +227,66 @@ gunslinger_bonus = [1000, 0]
     assert set(h["robust"]) <= {headline.ROBUST, headline.DEPENDS, headline.INCONCLUSIVE}
     md = (out / "report.md").read_text()
     assert "two strongest policies of the ladder (greedy and rollout (budget 2))" in md
+
+
+# --- a question about one bandit -----------------------------------------------------------------
+def _cheyenne_moves() -> object:
+    """Two conditions on the same deals at 3 and 4 players: Cheyenne planted 3 points below
+    her fair share in the printed rules and 3 above with a $500 bonus."""
+    base = synthetic_results((3, 4), 2000, seed=5, setting_prefix="a",
+                             bandit_edge={"cheyenne": -0.03})
+    half = synthetic_results((3, 4), 2000, seed=5, setting_prefix="b", gunslinger_bonus=500,
+                             bandit_edge={"cheyenne": 0.03})
+    return concat_results(base, half)
+
+
+def test_the_focus_bandit_is_answered_per_setting_and_per_comparison():
+    f = _cheyenne_moves()
+    h = headline.headline(f, ("balance", "compare"), focus=("cheyenne",))
+    effects = balance.bandit_effects(f).table.set_index(["setting", "bandit"])
+    settings = h[h["kind"] == "setting"]
+    assert len(settings) == 4 and (settings["focus"] == "cheyenne").all()
+    for r in settings.itertuples():
+        e = effects.loc[(r.setting, "cheyenne")]
+        assert (r.focus_effect, r.focus_lo, r.focus_hi) == (e["estimate"], e["lo"], e["hi"])
+    comparisons = h[h["kind"] == "comparison"]
+    for r in comparisons.itertuples():  # the change of her effect, from the same model
+        before, after = (effects.loc[(s, "cheyenne"), "estimate"] for s in (r.baseline, r.setting))
+        assert r.focus_effect == pytest.approx(after - before)
+        assert r.focus_lo < r.focus_effect < r.focus_hi and r.focus_lo > 0
+    # Paired on the same deals: narrower than two independent effects' intervals would give.
+    widths = settings.set_index("setting")["focus_hi"] - settings.set_index("setting")["focus_lo"]
+    for r in comparisons.itertuples():
+        independent = np.hypot(widths[r.baseline], widths[r.setting])
+        assert r.focus_hi - r.focus_lo < independent
+
+
+def test_several_focus_bandits_repeat_the_rows_once_per_bandit():
+    f = _cheyenne_moves()
+    plain = headline.headline(f, ("balance", "compare"))
+    both = headline.headline(f, ("balance", "compare"), focus=("cheyenne", "doc"))
+    assert plain["focus"].isna().all()
+    assert len(both) == 2 * len(plain)
+    for name in ("cheyenne", "doc"):
+        mine = both[both["focus"] == name].reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine[["kind", "setting", "spread"]],
+                                      plain[["kind", "setting", "spread"]])
+        assert mine["focus_effect"].notna().all()
+
+
+def test_a_report_with_a_focus_names_the_bandit_first(tmp_path):
+    from coltsim.study.experiment import loads_experiment
+    from coltsim.study.report import build_report
+
+    e = loads_experiment('name = "c"\ngames = 10\nfocus = "cheyenne"\n'
+                         'analyses = ["seats"]\n[sweep]\nplayers = [3, 4]\n'
+                         '[sweep.rules]\ngunslinger_bonus = [1000, 500]\n')
+    report = build_report(_cheyenne_moves(), e, tmp_path, dpi=30)
+    first, _, third = report.headline[:3]
+    assert first.startswith("Cheyenne's win rate against the average bandit")
+    assert "3 players" in first and "4 players" in first
+    assert third.startswith("Cheyenne's effect, Gunslinger bonus $500 against printed rules")
+    h = pd.read_csv(tmp_path / "tables" / "headline.csv")
+    assert h[h["kind"] != "policy"][["focus_effect", "focus_lo", "focus_hi"]].notna().all().all()
+    table = next(b for b in report.headline if getattr(b, "name", "") == "headline")
+    assert list(table.display.columns)[2] == "Cheyenne, pp (95% CI)"

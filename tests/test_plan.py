@@ -2,6 +2,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from coltsim.analysis import balance
@@ -94,10 +95,12 @@ def test_a_pilot_measures_the_common_deals():
     """The same deals under both settings: the measured variance of a deal's difference is far
     below the independent bound, so the pilot plans fewer games."""
     e = loads_experiment(TWO)
-    assumed = plan(e).table.set_index("question").loc["change", "games_needed"]
-    piloted = plan(e, pilot=3000, workers=1).table.set_index("question").loc["change"]
-    assert piloted["games_needed"] < 0.7 * assumed
-    assert "pilot" in piloted["detail"]
+    assumed = plan(e).table.set_index("question")
+    piloted = plan(e, pilot=3000, workers=1).table.set_index("question")
+    for question, below in (("change", 0.7), ("spread_change", 1.0)):  # a bandit, the spread
+        assert piloted.loc[question, "games_needed"] < below * assumed.loc[question,
+                                                                           "games_needed"]
+        assert "pilot" in piloted.loc[question, "detail"]
 
 
 def test_planned_games_give_the_precision_in_real_games():
@@ -123,3 +126,46 @@ def test_plan_command(capsys):
     for flag in ("--half-width", "--difference", "--power", "--alpha", "--pilot"):
         assert flag in out
     assert out.count("(default") >= 6
+
+
+# --- the headline's own numbers ------------------------------------------------------------------
+@pytest.mark.parametrize("players, lineup", [(4, "random"), (3, "ghost,belle,tuco"),
+                                             (2, "random")])
+def test_the_headline_numbers_variances_are_the_models_errors(players, lineup):
+    """A spread (one bandit minus another) and a bandit's effect: the closed form's variance
+    per game against the standard error the reports' model gives on fair made-up games."""
+    from coltsim.analysis.synthetic import synthetic_results
+
+    setting = make_setting(players, lineup=lineup)
+    f = synthetic_results((players,), 40_000, seed=3)
+    if lineup != "random":  # the line-up the setting names
+        names = lineup.split(",")
+        f.players["bandit"] = pd.Categorical(
+            [names[i] for i in f.players["bandit_index"]], categories=P.K.BANDIT_NAMES)
+    effects = balance.bandit_effects(f)
+    key = (f.settings["setting"].iloc[0], f.players["policy"].iloc[0])
+    a, b = list(P.appearance(setting))[:2]
+    n = len(f.games)
+    spread = effects.estimate([(key, a, 1.0), (key, b, -1.0)]).se
+    assert spread == pytest.approx(math.sqrt(P.combination_variance(setting, {a: 1, b: -1}) / n),
+                                   rel=0.05)
+    effect = effects.table.set_index("bandit").loc[a, "se"]
+    assert effect == pytest.approx(math.sqrt(P.combination_variance(
+        setting, P.effect_weights(setting, a)) / n), rel=0.05)
+
+
+def test_the_plan_sizes_the_headline_and_the_focus_bandit():
+    e = loads_experiment('focus = "cheyenne"\n' + TWO)
+    t = plan(e, half_width=0.01, difference=0.02).table.set_index(["question", "setting"])
+    s = e.settings[0]
+    spread = max(P.combination_variance(s, w) for w in P.spread_weights(s))
+    assert t.loc[("spread", "printed rules"), "games_needed"] == P.games_for_precision(
+        spread, 0.01)
+    assert t.loc[("spread_change", "Gunslinger bonus $0 against printed rules"),
+                 "games_needed"] == P.games_to_detect_change(2 * spread, 0.02, alpha=0.05)
+    effect = P.combination_variance(s, P.effect_weights(s, "cheyenne"))
+    assert t.loc[("focus:cheyenne", "printed rules"), "games_needed"] == \
+        P.games_for_precision(effect, 0.01)
+    assert ("focus_change:cheyenne", "Gunslinger bonus $0 against printed rules") in t.index
+    questions = list(dict.fromkeys(q for q, _ in t.index))
+    assert questions[:4] == ["spread", "spread_change", "focus:cheyenne", "focus_change:cheyenne"]

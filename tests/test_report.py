@@ -50,13 +50,13 @@ EXPECTED_FIGURES = {
     "headline_spread", "balance_effects", "balance_win_rates", "balance_scores", "balance_loot",
     "seats_order", "gunslinger_shares", "gunslinger_by_bandit", "cards_mean_score",
     "cards_other_metrics", "cards_by_bandit", "cards_by_position", "compare_bandits",
-    "compare_actions", "compare_seats",
+    "compare_actions", "compare_seats", "head_to_head", "quality",
 }
 EXPECTED_TABLES = {
     "headline", "settings", "balance_effects", "balance_spreads", "balance_win_rates",
     "balance_score_effects", "balance_scores", "seats_order", "gunslinger_summary",
     "gunslinger_by_bandit", "cards_effects", "cards_by_bandit", "cards_by_position", "compare",
-    "compare_play", "compare_spreads",
+    "compare_play", "compare_spreads", "head_to_head", "quality", "quality_changes",
 }
 
 
@@ -146,6 +146,9 @@ def test_one_family_of_tests_per_report(full):
     md = (tmp_path / "report.md").read_text()
     assert md.count("Benjamini-Hochberg") == 1 and f"the {ok.sum():,} tests" in md
     assert report.sections[-1].title == "Methods"
+    # One adjusted p per test: a bandit's edge is its effect's test, not its win rate's too.
+    assert "p_adjusted" not in pd.read_csv(tmp_path / "tables" / "balance_win_rates.csv")
+    assert "each bandit's effect on the win rate" in md
 
 
 def test_report_names_holm_by_default_and_can_leave_analyses_out(results, tmp_path):
@@ -230,7 +233,8 @@ def test_rate_plots_draw_intervals_and_one_fair_share_line(results):
     fig, ax = _axes()
     artists = plots.plot_order_win_rates(ax, order)
     _check_axes(ax, artists)
-    assert ax.get_xticklabels()[0].get_text() == "First\nPlayer"
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels[:2] == ["First Player", "First Player\n+1"]  # one name for a seat
 
 
 def test_effect_and_comparison_plots(results):
@@ -364,3 +368,15 @@ def test_setting_labels_name_only_rule_options_that_differ_from_the_printed_rule
     assert list(design_of(s).settings["label"]) == [
         "printed rules", "Gunslinger bonus $0", "unlimited neutral bullets",
         "without Belle's ability"]
+
+
+def test_comparisons_name_seats_from_the_first_player_and_show_the_cards_that_changed(full):
+    report, folder = full
+    data = pd.read_csv(folder / "tables" / "compare.csv")
+    seats = data.loc[data["group"] == "seat", "quantity"]
+    assert list(seats[:2]) == ["win:First Player", "win:First Player +1"]
+    (table,) = [b for s in report.sections for b in s.blocks
+                if getattr(b, "name", "") == "compare" and hasattr(b, "display")]
+    play = data["group"] == "play"
+    assert play.any() and len(table.display) == (~play).sum() + (play & data["significant"]).sum()
+    assert "win rate of the First Player" in set(table.display["quantity"])

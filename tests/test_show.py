@@ -143,3 +143,57 @@ def test_trace_from_bad_input_is_one_line(argv, message, capsys):
     assert main(["trace"] + argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_every_event_is_told_in_words(path):
+    """Each event line of the six golden traces is followed by what it did, or by "it affects
+    nobody", never straight by the drawing; a move it made and the Marshal's are stated."""
+    lines = read_trace(path)
+    names = [b.title() for b in lines[0]["bandits"]]
+    text = render(lines).splitlines()
+    events = [i for i, line in enumerate(text) if line.startswith("Event: ")]
+    assert len(events) == sum(line["type"] == "event" for line in lines)
+    for i in events:
+        assert text[i + 1].startswith("  ") and text[i + 1].strip(), text[i:i + 2]
+    before = lines[0]["state"]
+    told = iter(events)
+    for line in lines[1:]:
+        if line["type"] == "event":
+            words = text[next(told):][:12]
+            after = line["state"]
+            if before["marshal"] != after["marshal"]:
+                assert any(w.startswith("  the Marshal moves from") for w in words)
+            for b, (was, now) in enumerate(zip(before["bandits"], after["bandits"])):
+                if was["car"] != now["car"]:
+                    assert any(w.startswith(f"  {names[b]} moves from") for w in words)
+        if "state" in line:
+            before = line["state"]
+
+
+@pytest.mark.parametrize("path", GOLDEN[:2], ids=[p.stem for p in GOLDEN[:2]])
+def test_the_train_is_drawn_when_someone_moves_or_after_every_card(path):
+    def where(state):
+        return [(b["car"], b["level"]) for b in state["bandits"]] + [state["marshal"]]
+
+    lines = read_trace(path)
+    steps = moved = 0
+    before = lines[0]["state"]
+    for line in lines[1:]:
+        if line["type"] in ("action", "event"):
+            steps += 1
+            moved += where(line["state"]) != where(before)
+            before = line["state"]
+    drawings = render(lines).count("\nroof ")
+    assert 1 + moved <= drawings <= 2 + moved < 1 + steps
+    assert render(lines, every_card=True).count("\nroof ") == 1 + steps
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_the_end_never_repeats_a_number(path):
+    text = render(read_trace(path))
+    assert not re.search(r"(\$[\d,]+) = \1\b", text)
+    bonus = [s for s in read_trace(path)[-1]["scores"] if s.get("gunslinger") and s["bonus"]]
+    for s in bonus:
+        assert f"(loot {dollars(s['loot'])} + Gunslinger {dollars(s['bonus'])})" in text
+    assert "bullet card from" in text  # a shot says it gave a bullet card

@@ -1,6 +1,7 @@
 """`coltsim tune`: the balance search on planted objectives, its statistics, its file format."""
 import dataclasses
 import json
+import re
 from pathlib import Path
 from statistics import NormalDist
 
@@ -142,6 +143,31 @@ def test_tune_warns_when_the_players_ignore_the_rule():
     assert r.warning is None and r.reference == 5 and r.play["deals_changed"].iloc[1] > 0.5
 
 
+def test_the_headline_says_what_was_measured_not_what_the_elimination_did(tmp_path):
+    """Nothing dropped, yet 7 and 8 clearly worse on the same deals: they are called worse, 4
+    and 5 (intervals holding zero) may be as good, and the search's stricter rule is named."""
+    from coltsim.study.report.tune import headline, write_tune_report
+
+    r = tune(make_setting(4, policies="random"), "hand_size", [4, 5, 6, 7, 8], games=200,
+             max_games=200, seed=3, workers=1)
+    table = r.table.assign(
+        status=["in the running", "in the running", "best", "in the running",
+                "in the running"],
+        vs_best=[-0.0004, 0.001, 0.0, 0.026, 0.027],
+        vs_best_lo=[-0.006, -0.004, 0.0, 0.003, 0.005],
+        vs_best_hi=[0.006, 0.006, 0.0, 0.046, 0.050], dropped_after=pd.NA)
+    r = dataclasses.replace(r, table=table, best=6, contenders=(4, 5, 6, 7, 8))
+    text = " ".join(headline(r))
+    negative_zero = re.compile(r"-\$?0(\.0+)?(?![\d.,])")
+    assert "beyond doubt" not in text and not negative_zero.search(text)
+    assert "7 and 8 are worse than 6 (the difference, points, 95% CI: 7 +2.6 (+0.3 to +4.6), " \
+           "8 +2.7 (+0.5 to +5.0))" in text
+    assert "4 and 5 cannot be told apart from 6" in text and "4 0.0 (-0.6 to +0.6)" in text
+    assert "The search dropped no value" in text and "It kept 7 and 8 in the running" in text
+    md = write_tune_report(r, tmp_path, name="hand").read_text()
+    assert not negative_zero.search(md) and "| 4 | 200 |" in md
+
+
 def test_tune_is_reproducible():
     args = dict(games=200, max_games=400, seed=4, workers=1)
     a = tune(make_setting(3), "draw_count", [2, 3], **args)
@@ -184,9 +210,10 @@ def test_tune_command_writes_its_report(tmp_path, capsys):
     out = tmp_path / "report"
     assert main(["tune", str(path), "--out", str(out), "--quiet", "--workers", "1"]) == 0
     md = (out / "report.md").read_text()
-    assert "**doc_bonus = 0** gives the smallest spread" in md
-    assert "Policy**: greedy at every seat" in md and "Games**: " in md
+    assert "> `doc_bonus = 0` gives the smallest spread" in md
+    assert "Policy: greedy at every seat" in md and "Games: " in md
     assert "figures/tune.png" in md and (out / "figures" / "tune.png").stat().st_size > 10_000
+    assert "doc_bonus = 0" in (out / "report.html").read_text()  # the report package's page
     for table in ("tune", "win_rates", "play", "rounds"):
         assert len(pd.read_csv(out / "tables" / f"{table}.csv")) > 0
     assert (out / "tune.toml").read_text() == path.read_text()

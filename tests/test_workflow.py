@@ -60,6 +60,7 @@ def test_coltsim_run_refuses_to_shrink_or_change_a_run(tmp_path, capsys):
     path = write(tmp_path, BONUS.replace("games = 2000", "games = 600"))
     out = tmp_path / "r"
     assert main(["run", str(path), "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().err == f"report: {out / 'report.md'}\n"  # quiet: the path only
     assert main(["run", str(path), "--out", str(out), "--games", "500", "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert "holds a run of 600 games, this one asks for 500; a run grows but never shrinks: " \

@@ -13,6 +13,10 @@ one family per table (a report adjusts every test it prints as one family).
 - :mod:`.balance`: win rate and mean score per bandit, bandit effects per setting (one model
   with a bandit x setting term, controlling for seat), the strongest-minus-weakest spread and
   its change between settings played on the same deals.
+- :mod:`.head_to_head`: for every pair of bandits at the same table, how often each finishes
+  ahead of the other.
+- :mod:`.quality`: game quality: lead changes, the round that decides, comebacks, margins, and
+  the cards that did nothing.
 - :mod:`.seats`: seat and First Player advantage.
 - :mod:`.round_cards`: round- and station-card effects, by bandit and by position in the deck.
 - :mod:`.gunslinger`: how often the Gunslinger is awarded, shared, and decides the game.

@@ -12,6 +12,8 @@ conditions or policies.
   standard errors clustered by deal.
 - :func:`spreads`: the gap between the strongest and the weakest bandit of each unit;
   :func:`spread_changes`: how a comparison moves it, on the same deals.
+- :func:`effect_changes`: how a comparison moves one bandit's effect, on the same deals (the
+  question an experiment's ``focus`` asks).
 
 A victory shared by ``m`` teams counts ``1/m`` for each, so that win rates in a game add up to
 one and ``1/players`` is exactly the fair share.
@@ -297,6 +299,39 @@ def spread_changes(effects: Effects, pairs, labels: dict | None = None) -> pd.Da
     return pd.DataFrame(rows, columns=CHANGE_COLUMNS)
 
 
+def effect_changes(effects: Effects, pairs, bandits) -> pd.DataFrame:
+    """How each comparison moves the effect of each of ``bandits``: its effect in ``other``
+    minus its effect in ``baseline``, with the interval from the whole model (paired: the two
+    settings are played on the same deals).  A bandit that does not play in both settings of a
+    pair gets no row.
+
+    Returns
+    -------
+    DataFrame
+        One row per pair and bandit: ``baseline, setting, baseline_label, label, players,
+        policy, bandit, baseline_effect, effect, change, se, lo, hi, p_value``.
+    """
+    t = effects.table.set_index(["setting", "bandit"])
+    rows = []
+    for base, other in pairs:
+        for bandit in bandits:
+            if (base, bandit) not in t.index or (other, bandit) not in t.index:
+                continue
+            a, b = t.loc[(base, bandit)], t.loc[(other, bandit)]
+            e = effects.estimate([((other, b["policy"]), bandit, 1.0),
+                                  ((base, a["policy"]), bandit, -1.0)])
+            rows.append({"baseline": base, "setting": other, "baseline_label": a["label"],
+                         "label": b["label"], "players": int(b["players"]),
+                         "policy": b["policy"], "bandit": bandit,
+                         "baseline_effect": float(a["estimate"]),
+                         "effect": float(b["estimate"]), "change": e.estimate, "se": e.se,
+                         "lo": e.lo, "hi": e.hi, "p_value": e.p})
+    return pd.DataFrame(rows, columns=EFFECT_CHANGE_COLUMNS)
+
+
+EFFECT_CHANGE_COLUMNS = ["baseline", "setting", "baseline_label", "label", "players", "policy",
+                         "bandit", "baseline_effect", "effect", "change", "se", "lo", "hi",
+                         "p_value"]
 CHANGE_COLUMNS = ["baseline", "setting", "baseline_label", "label", "players", "policy",
                   "baseline_strongest", "baseline_weakest", "baseline_spread", "strongest",
                   "weakest", "spread", "change", "se", "lo", "hi", "p_value"]

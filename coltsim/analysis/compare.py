@@ -7,7 +7,8 @@ the spread of the paired differences, which removes the deal-to-deal noise the t
 share.
 
 - :func:`compare_settings`: one setting against another: every game metric, each bandit's win
-  rate (paired by game and bandit), each seat's win rate (paired by game and seat), and each
+  rate (paired by game and bandit), each seat's win rate (paired by game and seat from the
+  First Player), and each
   bandit's actions per game (:data:`PLAY_COLUMNS`: did the players react?).
 - :func:`default_pairs`: which settings to compare: each condition against the first one at the
   same player count and policy (coltsim.analysis.design).
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..words import seat_label
 from .design import design_of
 from .frames import BANDITS, as_results, column_codes, setting_mask, setting_order, win_share
 from ._common import with_adjustment
@@ -65,7 +67,8 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL,
         One row per quantity: ``baseline, setting, baseline_label, label, players, policy,
         condition`` (of ``other``), ``quantity`` (a game
         metric, ``win:BANDIT``, ``ACTION:BANDIT`` for each of :func:`play_columns` or
-        ``win:seat N``), ``group`` (game/bandit/play/seat), ``description, n_pairs,
+        ``win:First Player``, ``win:First Player +N``: a seat from the First Player of
+        round 1), ``group`` (game/bandit/play/seat), ``description, n_pairs,
         baseline_mean, mean, difference, lo, hi, p_value``.
     """
     f = as_results(results)
@@ -89,7 +92,8 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL,
     p = f.players
     bandit, _ = column_codes(p["bandit"], BANDITS)
     df = pd.DataFrame({"game": p["game"].to_numpy(np.int64), "bandit": bandit,
-                       "seat": p["seat"].to_numpy(np.int64), "share": win_share(p)})
+                       "seat": p["seat"].to_numpy(np.int64),
+                       "order": p["order"].to_numpy(np.int64), "share": win_share(p)})
     a = df[setting_mask(p, baseline)]
     b = df[setting_mask(p, other)]
     mb = a.merge(b, on=["game", "bandit"], suffixes=("_a", "_b"))
@@ -117,16 +121,18 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL,
                                      level, quantity=f"{c}:{bandit_name}", group="play",
                                      description=f"{bandit_name.title()}'s {PLAY_COLUMNS[c]} "
                                                  "per game"))
-    # Seats: one row per team (the two bandits of a 2-player team share one result).
+    # Seats, counted from the First Player of round 1 (the same deal has the same First
+    # Player): one row per team (the two bandits of a 2-player team share one result).
     a = a.drop_duplicates(["game", "seat"])
     b = b.drop_duplicates(["game", "seat"])
-    ms = a.merge(b, on=["game", "seat"], suffixes=("_a", "_b"))
-    seat_col = ms["seat"].to_numpy()
-    for seat in np.unique(seat_col):
-        hit = seat_col == seat
+    ms = a.merge(b, on=["game", "order"], suffixes=("_a", "_b"))
+    order_col = ms["order"].to_numpy()
+    for order in np.unique(order_col):
+        hit = order_col == order
         rows.append(_row(ms["share_a"].to_numpy()[hit], ms["share_b"].to_numpy()[hit], level,
-                         quantity=f"win:seat {seat}", group="seat",
-                         description=f"win rate of seat {seat}"))
+                         quantity=f"win:{seat_label(order)}", group="seat",
+                         description=f"win rate of the {seat_label(order)}"
+                         if order == 0 else f"win rate of {seat_label(order)}"))
     table = pd.DataFrame(rows)
     table.insert(0, "baseline", baseline)
     table.insert(1, "setting", other)

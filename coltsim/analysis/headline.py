@@ -10,7 +10,16 @@ its headline answers exactly that, never pooled over what is compared:
   policy, on the same deals): the spread before and after and its change with a paired interval,
   the change in mean score and in the Gunslinger's decisiveness, the bandit whose win rate moves
   most, and whether the players reacted at all (share of games played differently);
+- with the ``quality`` analysis, the game-quality metrics (coltsim.analysis.quality: lead
+  changes, decided round, comebacks, margin, cards that did nothing) of every setting row, and
+  their paired changes on every comparison row (the same columns);
 - one ``policy`` row per policy at each mixed table: its share of the victories per seat.
+
+With a ``focus`` (the bandits an experiment's question is about), every setting row gives the
+focus bandit's effect on the win rate (``focus_effect``, ``focus_lo``, ``focus_hi``: its win
+rate minus the average bandit's) and every comparison row how the comparison moves that effect
+(paired, on the same deals); with several focus bandits, the setting and comparison rows are
+given once per focus bandit (``focus`` names it), the other columns repeated.
 
 With a ladder of policies (the experiment's ``ladder``, weakest first), ``robust`` says whether
 a conclusion holds for the two strongest policies: a setting's strongest and weakest bandit (each
@@ -27,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import balance, compare, gunslinger, round_cards, seats
+from . import balance, compare, gunslinger, quality, round_cards, seats
 from .design import Design, design_of
 from .frames import Results, as_results
 from .stats import LEVEL
@@ -40,6 +49,7 @@ INCONCLUSIVE = "not significant for either"
 COLUMNS = [
     "kind", "setting", "baseline", "condition", "baseline_condition", "players", "policy",
     "value", "games",
+    "focus", "focus_effect", "focus_lo", "focus_hi",
     "strongest", "strongest_effect", "weakest", "weakest_effect", "spread", "spread_lo",
     "spread_hi",
     "baseline_strongest", "baseline_weakest", "baseline_spread", "spread_change",
@@ -51,31 +61,35 @@ COLUMNS = [
     "gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi",
     "first_player_edge", "first_player_edge_lo", "first_player_edge_hi",
     "top_card", "top_card_effect", "top_card_lo", "top_card_hi",
+    *(f"{m}{suffix}" for m in quality.METRICS for suffix in ("", "_lo", "_hi")),
     "win_share", "win_share_lo", "win_share_hi", "fair_share",
     "robust",
 ]
 
 
 def headline(results, analyses=("balance", "compare"), ladder=(), level: float = LEVEL,
-             correction: str = "holm") -> pd.DataFrame:
+             correction: str = "holm", focus=()) -> pd.DataFrame:
     """The headline table of ``results`` for the given analyses (each table adjusted on its
-    own; a report adjusts every test it prints as one family).  Columns: :data:`COLUMNS`."""
+    own; a report adjusts every test it prints as one family), with the ``focus`` bandits'
+    effects.  Columns: :data:`COLUMNS`."""
     f = as_results(results)
     design = design_of(f, ladder)
-    return answers(compute(f, design, analyses, level, correction), design)
+    return answers(compute(f, design, analyses, level, correction, focus), design, focus)
 
 
 def compute(f, design: Design, analyses, level: float = LEVEL,
-            correction: str = "holm") -> dict:
-    """The tables :func:`answers` reads, for the given analyses (``games``: games per
-    setting, always)."""
+            correction: str = "holm", focus=()) -> dict:
+    """The tables :func:`answers` reads, for the given analyses and focus bandits (``games``:
+    games per setting, always)."""
     tables = {"games": games_per_setting(f)}
     pairs = design.pairs()
-    if design.uniform and ("balance" in analyses or "compare" in analyses):
+    if design.uniform and ("balance" in analyses or "compare" in analyses or focus):
         effects = balance.bandit_effects(f, "win", level, correction)
         tables["effects"] = effects.table
         tables["spreads"] = balance.spreads(effects)
         tables["spread_changes"] = balance.spread_changes(effects, pairs)
+        if focus:
+            tables["focus_changes"] = balance.effect_changes(effects, pairs, focus)
     if "compare" in analyses and pairs:
         tables["compare"] = compare.compare(f, pairs, level, correction)
         tables["play"] = compare.play_changes(f, pairs, level)
@@ -87,6 +101,10 @@ def compute(f, design: Design, analyses, level: float = LEVEL,
         tables["cards"] = round_cards.card_effects(f, ["mean_score"], level, correction)
     if "policies" in analyses and design.tables():
         tables["policies"] = table_shares(f, design, level)
+    if "quality" in analyses:
+        games = quality.game_quality(f)
+        tables["quality"] = quality.quality(f, level, games)
+        tables["quality_changes"] = quality.quality_changes(f, pairs, level, games)
     return tables
 
 
@@ -184,12 +202,14 @@ def subset(f: Results, settings) -> Results:
     return Results(keep(f.players), keep(f.games), keep(f.settings), f.manifest)
 
 
-def answers(tables: dict, design: Design) -> pd.DataFrame:
-    """One row per setting and player count, one per comparison, one per policy at a mixed
-    table (columns :data:`COLUMNS`), from the tables of :func:`compute` (with their
-    ``significant`` columns as the caller adjusted them)."""
+def answers(tables: dict, design: Design, focus=()) -> pd.DataFrame:
+    """One row per setting and player count, one per comparison (each once per ``focus``
+    bandit), one per policy at a mixed table (columns :data:`COLUMNS`), from the tables of
+    :func:`compute` (with their ``significant`` columns as the caller adjusted them)."""
     rows = [_setting_row(r, tables) for r in design.settings.itertuples() if not r.mixed]
     rows += [_comparison_row(base, other, design, tables) for base, other in design.pairs()]
+    if focus:
+        rows = [_focus_columns(row, bandit, tables) for row in rows for bandit in focus]
     if "policies" in tables:
         for r in tables["policies"].itertuples():
             rows.append({"kind": "policy", "setting": r.setting, "condition": r.condition,
@@ -219,6 +239,9 @@ def _setting_row(r, tables: dict) -> dict:
     if fp is not None:
         row.update(first_player_edge=fp["vs_fair"], first_player_edge_lo=fp["lo"] - fp["fair_share"],
                    first_player_edge_hi=fp["hi"] - fp["fair_share"])
+    q = _one(tables.get("quality"), setting=r.setting)
+    if q is not None:
+        row.update({c: q[c] for m in quality.METRICS for c in (m, f"{m}_lo", f"{m}_hi")})
     cards = tables.get("cards")
     if cards is not None:
         c = cards[(cards["setting"] == r.setting) & (cards["metric"] == "mean_score")]
@@ -259,11 +282,33 @@ def _comparison_row(base: str, other: str, design: Design, tables: dict) -> dict
             row.update(bandit_change_bandit=top["quantity"].split(":", 1)[1],
                        bandit_change=top["difference"], bandit_change_lo=top["lo"],
                        bandit_change_hi=top["hi"])
+    changes = tables.get("quality_changes")
+    if changes is not None:
+        for m in changes[(changes["baseline"] == base) & (changes["setting"] == other)] \
+                .itertuples():
+            row.update({m.quantity: m.difference, f"{m.quantity}_lo": m.lo,
+                        f"{m.quantity}_hi": m.hi})
     play = _one(tables.get("play"), baseline=base, setting=other)
     if play is not None:
         row.update(played_differently=play["changed_rate"],
                    played_differently_lo=play["changed_lo"],
                    played_differently_hi=play["changed_hi"], rescored=int(play["rescored"]))
+    return row
+
+
+def _focus_columns(row: dict, bandit: str, tables: dict) -> dict:
+    """``row`` with ``bandit``'s effect (a setting row) or the change of its effect (a
+    comparison row)."""
+    row = {**row, "focus": bandit}
+    if row["kind"] == "setting":
+        hit = _one(tables.get("effects"), setting=row["setting"], bandit=bandit)
+        value = None if hit is None else (hit["estimate"], hit["lo"], hit["hi"])
+    else:
+        hit = _one(tables.get("focus_changes"), baseline=row["baseline"],
+                   setting=row["setting"], bandit=bandit)
+        value = None if hit is None else (hit["change"], hit["lo"], hit["hi"])
+    if value is not None:
+        row.update(focus_effect=value[0], focus_lo=value[1], focus_hi=value[2])
     return row
 
 

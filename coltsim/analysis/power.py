@@ -28,6 +28,16 @@ Each gives the bandit-games needed; a bandit plays only in some games (``share``
 bandits at 4 players with random line-ups), so the games of the setting are ``n / share``
 (:func:`appearance`).  A family of ``m`` tests at level ``alpha`` (Holm, as the reports use) is
 planned at ``alpha / m`` (Bonferroni: Holm never needs more games).
+
+The headline's own numbers are linear combinations of the bandits' win rates ``Σ w_j r_j``:
+the spread is the strongest minus the weakest bandit (``w = e_a - e_b``; the average bandit
+cancels), a bandit's effect is its win rate minus the average bandit's (``w = e_b - 1/k``, over
+the ``k`` bandits that play).  Their variance per game (:func:`combination_variance`, so that
+``n = z² V / h²`` games give ``± h``) adds each rate's ``p (1 - p) / s_j`` and, for two bandits
+at the same table in a share ``s_jl`` of the games, their covariance ``-p² s_jl / (s_j s_l)``
+(one victory between them; in the 2-player game two bandits are teammates a third of the time
+and then win together).  Without a pilot, a change of such a number between two settings is
+planned with twice its variance (as if the deals were not shared: an upper bound).
 """
 from __future__ import annotations
 
@@ -172,11 +182,68 @@ def appearance(setting: Setting) -> dict[str, float]:
     return {K.BANDIT_NAMES[c]: float(share[c]) for c in range(K.N_CHARACTERS) if share[c] > 0}
 
 
+def together(setting: Setting) -> np.ndarray:
+    """The fraction of a setting's games in which each pair of characters both play
+    (``[i, j]``; the diagonal is :func:`appearance`), over its line-ups: a drawn bandit is any of
+    the characters the line-up does not name, the drawn ones all different."""
+    rows = setting.lineups()
+    out = np.zeros((K.N_CHARACTERS, K.N_CHARACTERS))
+    for row in rows:
+        named = set(row[row >= 0].tolist())
+        drawn = int((row < 0).sum())
+        free = [c for c in range(K.N_CHARACTERS) if c not in named]
+        p = np.zeros(K.N_CHARACTERS)
+        p[list(named)] = 1.0
+        if drawn:
+            p[free] = drawn / len(free)
+        both = np.outer(p, p)  # a named bandit with any other; two drawn ones below
+        if drawn:
+            pair = drawn * (drawn - 1) / (len(free) * (len(free) - 1)) if len(free) > 1 else 0
+            both[np.ix_(free, free)] = pair
+        np.fill_diagonal(both, p)
+        out += both
+    return out / len(rows)
+
+
+def combination_variance(setting: Setting, weights: dict) -> float:
+    """Variance per game of ``Σ w_j r_j``, a linear combination of the bandits' win rates in
+    ``setting`` (``weights``: bandit -> weight), at the fair share (module docstring): ``n``
+    games give it a variance of ``V / n``."""
+    s = together(setting)
+    p = fair_share(setting)
+    teammates = 1 / 3 if setting.players == 2 else 0.0  # in a shared game, the same team
+    w = np.zeros(K.N_CHARACTERS)
+    for bandit, weight in weights.items():
+        w[K.BANDIT_NAMES.index(bandit)] = weight
+    on = np.flatnonzero((w != 0) & (np.diag(s) > 0))
+    v = 0.0
+    for i in on:
+        for j in on:
+            if i == j:
+                v += w[i] ** 2 * p * (1 - p) / s[i, i]
+            else:
+                v += w[i] * w[j] * (teammates * p - p * p) * s[i, j] / (s[i, i] * s[j, j])
+    return float(v)
+
+
+def spread_weights(setting: Setting) -> list[dict]:
+    """The weights of every possible spread (one bandit minus another) in ``setting``."""
+    bandits = list(appearance(setting))
+    return [{a: 1.0, b: -1.0} for i, a in enumerate(bandits) for b in bandits[i + 1:]]
+
+
+def effect_weights(setting: Setting, bandit: str) -> dict:
+    """The weights of ``bandit``'s effect (its win rate minus the average bandit's)."""
+    bandits = list(appearance(setting))
+    return {b: (1.0 if b == bandit else 0.0) - 1.0 / len(bandits) for b in bandits}
+
+
 def fair_share(setting: Setting) -> float:
     """A bandit's fair win rate: ``1/players`` (a 2-player team wins half the games)."""
     return 1.0 / setting.players
 
 
-__all__ = ["ALPHA", "DIFFERENCE", "HALF_WIDTH", "POWER", "appearance", "detectable_change",
-           "detectable_from", "fair_share", "games_for_precision", "games_to_detect_change",
-           "games_to_detect_from", "half_width_after"]
+__all__ = ["ALPHA", "DIFFERENCE", "HALF_WIDTH", "POWER", "appearance", "combination_variance",
+           "detectable_change", "detectable_from", "effect_weights", "fair_share",
+           "games_for_precision", "games_to_detect_change", "games_to_detect_from",
+           "half_width_after", "spread_weights", "together"]

@@ -7,6 +7,8 @@ is what the sample sizes of coltsim (thousands to millions of games) call for.
 - :func:`newcombe_interval`: the difference of two independent proportions (Newcombe's hybrid
   score interval, method 10 of Newcombe 1998), with :func:`two_proportion_p` for its test.
 - :func:`mean_interval`, :func:`welch_difference`, :func:`paired_difference`: means.
+- :func:`ratio_estimate`, :func:`paired_ratio_difference`: a share of events counted in groups
+  (the cards of a game), clustered by group, alone or paired on the same groups.
 - :func:`holm`, :func:`benjamini_hochberg`, :func:`adjust`: multiple-comparison adjustment.
 - :func:`ols`: least squares with heteroskedasticity-robust (HC1) or cluster-robust (CR1)
   standard errors, for linear-probability models such as "win ~ bandit + seat + player count".
@@ -174,6 +176,39 @@ def paired_difference(a, b, level: float = LEVEL) -> Estimate:
         return Estimate(float(d.mean()) if n else math.nan, math.nan, math.nan, math.nan,
                         math.nan, n)
     return Estimate.from_se(d.mean(), d.std(ddof=1) / math.sqrt(n), n, level)
+
+
+def ratio_estimate(events, trials, level: float = LEVEL) -> Estimate:
+    """The share ``sum(events) / sum(trials)`` of events counted in groups (e.g. the cards of
+    a game that did nothing, out of its cards), with a standard error clustered by group:
+    the mean of the trials' 0/1 outcomes with CR1 errors by group, as statsmodels'
+    ``OLS(y, ones).fit(cov_type="cluster")`` gives it (the group's score
+    ``events - r trials``, small-sample factor ``G / (G - 1)``).  ``n`` is the groups."""
+    e, t = (np.asarray(a, dtype=np.float64) for a in (events, trials))
+    g, total = e.size, t.sum()
+    if g < 2 or total <= 0:
+        return Estimate(float(e.sum() / total) if total > 0 else math.nan, math.nan, math.nan,
+                        math.nan, math.nan, g)
+    r = e.sum() / total
+    score = e - r * t
+    se = math.sqrt(g / (g - 1) * float(score @ score)) / total
+    return Estimate.from_se(r, se, g, level)
+
+
+def paired_ratio_difference(events_a, trials_a, events_b, trials_b,
+                            level: float = LEVEL) -> Estimate:
+    """``ratio(b) - ratio(a)`` of :func:`ratio_estimate` on the same groups (game ``i`` of two
+    settings played from the same deal), with the standard error of the linearised per-group
+    difference (the delta method: each group's score ``events - r trials`` over the mean
+    trials per group)."""
+    ea, ta, eb, tb = (np.asarray(x, dtype=np.float64) for x in
+                      (events_a, trials_a, events_b, trials_b))
+    g = ea.size
+    if g < 2 or ta.sum() <= 0 or tb.sum() <= 0:
+        return Estimate(math.nan, math.nan, math.nan, math.nan, math.nan, g)
+    ra, rb = ea.sum() / ta.sum(), eb.sum() / tb.sum()
+    u = (eb - rb * tb) / tb.mean() - (ea - ra * ta) / ta.mean()
+    return Estimate.from_se(rb - ra, u.std(ddof=1) / math.sqrt(g), g, level)
 
 
 # --- multiple comparisons --------------------------------------------------------------------

@@ -17,6 +17,9 @@ Every key, every rule option and two worked examples: docs/experiments.md.  In s
     ladder = ["greedy", "rollout"]  # optional: play every setting with each of these policies
                                     # in every seat, weakest first; the report gives every answer
                                     # per policy and says which hold for the two strongest
+    focus = "cheyenne"              # optional: the bandit (or a list) the question is about; the
+                                    # headline gives its effect first, and how each comparison
+                                    # moves it
     output = "reports/rule_whatif"  # default: reports/<name>
     backend = "loky"                # loky, threading or dask
     workers = 2                     # default: every core
@@ -70,6 +73,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import constants as K
 from ..policies import catalog
 from ..rules import ABILITIES_OFF, option_names
 from ..runs.options import (
@@ -77,7 +81,8 @@ from ..runs.options import (
 )
 from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
 
-ANALYSES = ("compare", "balance", "policies", "gunslinger", "round_cards", "seats")
+ANALYSES = ("compare", "balance", "policies", "head_to_head", "quality", "gunslinger",
+            "round_cards", "seats")
 # A run asked for a precision: its first round's games per setting, and its cap, by default.
 PRECISION_GAMES = 2_000
 PRECISION_MAX_GAMES = 1_000_000
@@ -85,7 +90,7 @@ MAX_PRECISION = 0.5  # a half-width of 50 points says nothing
 CORRECTIONS = ("holm", "bh")
 TOP_KEYS = ("name", "description", "seed", "games", "precision", "max_games", "analyses",
             "correction", "output", "backend", "scheduler", "workers", "rules", "sweep",
-            "settings", "policy_params", "ladder")
+            "settings", "policy_params", "ladder", "focus")
 SWEEP_KEYS = ("label", "players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
 # Old spellings, refused with the new one.
@@ -122,6 +127,7 @@ class Experiment:
     ladder: tuple = ()  # policy names, weakest first, each played in every seat of every setting
     precision: float | None = None  # target half-width of the headline's win-rate intervals
     max_games: int | None = None  # with precision: games per setting at most
+    focus: tuple = ()  # bandit names the question is about (the headline answers for them first)
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:
@@ -224,6 +230,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
                               "e.g. [policy_params.weighted]")
 
     ladder = _ladder(source, data.get("ladder"))
+    focus = _focus(source, data.get("focus"))
     base_rules = data.get("rules", {})
     if not isinstance(base_rules, dict):
         raise ExperimentError(f"{source}: rules: must be a table of rule options; allowed "
@@ -248,7 +255,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
         raise ExperimentError(f"{source}: sweep: no settings; add a [sweep] table or "
                               "[[settings]] blocks")
 
-    settings, seen = [], {}
+    settings, seen, named = [], {}, {}
     for keys, fields, options in candidates:
         s = _setting(source, keys, fields, options, policy_params)
         if s.id in seen:
@@ -256,18 +263,33 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
                                   f"{seen[s.id]}; each setting must differ in players, line-up, "
                                   "policies or rules")
         seen[s.id] = keys["where"]
+        if s.label is not None:
+            # One name for one condition: settings that differ in what the experiment compares
+            # (rules, line-up) at the same player count and policies need two labels.
+            first = named.setdefault((s.label, s.players, s.policies), (s, keys["where"]))
+            if (first[0].lineup, first[0].rules) != (s.lineup, s.rules):
+                where = "" if first[1] == keys["where"] else f"{first[1]} and {keys['where']}: "
+                raise ExperimentError(
+                    f"{source}: {keys['label']}: {s.label!r} would name two different settings "
+                    f"({where}other rules or another line-up at {s.players} players); give "
+                    "each its own label (in a sweep, a label list to every swept rule option "
+                    "and line-up)")
         settings.append(s)
     used = {p for s in settings for p in s.policies}
     for policy in policy_params:
         if policy not in used:
             raise ExperimentError(f"{source}: policy_params.{policy}: no setting plays this "
                                   f"policy; used: {', '.join(sorted(used))}")
+    for bandit in focus:
+        if not any(_may_play(s, bandit) for s in settings):
+            raise ExperimentError(f"{source}: focus: {bandit} plays in no setting (every "
+                                  "line-up names its bandits without them)")
     if "compare" in analyses and "analyses" in data and len(settings) < 2:
         raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
                               "this experiment has one")
     return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
                       Path(output), backend, scheduler, workers, source, text, ladder, precision,
-                      max_games)
+                      max_games, focus)
 
 
 # --- pieces ----------------------------------------------------------------------------------
@@ -350,6 +372,30 @@ def _ladder(source, value) -> tuple:
     return tuple(value)
 
 
+def _focus(source, value) -> tuple:
+    """The bandits the question is about: one name or a list of names."""
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    allowed = ", ".join(K.BANDIT_NAMES)
+    if not isinstance(names, list) or not names:
+        raise ExperimentError(f"{source}: focus: must be a bandit's name or a list of names; "
+                              f"allowed: {allowed}")
+    for name in names:
+        if name not in K.BANDIT_NAMES:
+            raise ExperimentError(f"{source}: focus: unknown bandit {name!r}; allowed: "
+                                  f"{allowed}")
+        if names.count(name) > 1:
+            raise ExperimentError(f"{source}: focus: {name!r} is listed twice")
+    return tuple(names)
+
+
+def _may_play(setting: Setting, bandit: str) -> bool:
+    """Whether ``bandit`` can be at the table of ``setting`` (named, or drawn at random)."""
+    lineup = setting.lineup
+    return not isinstance(lineup, tuple) or bandit in lineup or "random" in lineup
+
+
 def _as_list(value):
     return value if isinstance(value, list) else [value]
 
@@ -388,7 +434,7 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
     labels = _sweep_labels(source, sweep, axes)
     keys = {"where": "sweep", "players": "sweep.players", "lineup": "sweep.lineup",
             "policies": "sweep.policies", "label": "sweep.label", "rules": "sweep.rules"}
-    out, named = [], {}
+    out = []
     for index in itertools.product(*(range(len(values)) for values in axes.values())):
         value = {axis: values[i] for (axis, values), i in zip(axes.items(), index)}
         options = _with_origin(base_rules, "rules")
@@ -397,15 +443,6 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
             or None
         fields = {"players": value["players"], "lineup": value["lineup"],
                   "policies": value["policies"], "label": label}
-        if label is not None:
-            # One name for one condition: settings that differ in what the experiment
-            # compares (rules, line-up) at the same player count and policy need two labels.
-            where = (repr(value["players"]), repr(value["policies"]), label)
-            what = repr([value[a] for a in axes if a not in ("players", "policies")])
-            if named.setdefault(where, what) != what:
-                raise ExperimentError(f"{source}: sweep.label: {label!r} would name two "
-                                      "different settings; give a label list to every swept "
-                                      "rule option and line-up")
         out.append((keys, fields, options))
     return out
 

@@ -1,7 +1,17 @@
 """``coltsim plan FILE``: how many games an experiment's questions need, before running it.
 
-For every setting of the experiment (its player count, line-up and so how often each bandit
-plays), with the closed forms of coltsim.analysis.power:
+The headline's own numbers first, for every setting that seats one policy and every pair the
+reports compare:
+
+- **the spread** between the strongest and the weakest bandit: games for its interval to be
+  ``± half_width`` (the least certain pair of bandits);
+- **its change between two compared settings**, on the same deals: games for a change of
+  ``difference`` to be found with probability ``power``, the family being every pair;
+- with a ``focus``, **the focus bandit's effect** (its win rate minus the average bandit's):
+  games for ``± half_width``, and for a change of ``difference`` between compared settings.
+
+Then, for every setting (its player count, line-up and so how often each bandit plays), with the
+closed forms of coltsim.analysis.power:
 
 - **precision**: games for every bandit's win rate to be known within ``± half_width`` (the
   reports' 95% intervals);
@@ -14,11 +24,14 @@ plays), with the closed forms of coltsim.analysis.power:
   of every pair.
 
 Without a pilot the variance of a win share is that of a yes/no outcome at the fair share,
-``p (1 - p)``, and a paired difference is taken as the sum of two such variances (as if the two
-settings did not share deals: a safe upper bound).  ``pilot = N`` plays the first ``N`` games
-of every setting (the games the run will play first) and uses the variances measured there: the
-largest over the bandits, and for pairs the variance of the deal-by-deal difference, which
-common deals make much smaller.  Each answer also says what the file's own ``games`` give.
+``p (1 - p)`` (the headline's numbers combine them: coltsim.analysis.power.combination_variance),
+and a paired difference is taken as the sum of two such variances (as if the two settings did
+not share deals: a safe upper bound).  ``pilot = N`` plays the first ``N`` games of every
+setting (the games the run will play first) and uses the variances measured there: the largest
+over the bandits, for pairs the variance of the deal-by-deal difference, which common deals make
+much smaller, and for the headline's numbers their standard errors from the reports' own model
+(coltsim.analysis.balance) on the pilot's games, scaled to the games asked.  Each answer also
+says what the file's own ``games`` give.
 
 The sizes hold on average: a bandit that happens to play fewer games than its share, or wins
 more often than its fair share, gets a slightly wider interval (a few percent); ask for a little
@@ -32,12 +45,15 @@ import numpy as np
 import pandas as pd
 
 from .. import constants as K
+from ..analysis import balance
 from ..analysis import power as P
 from ..analysis.compare import default_pairs
+from ..analysis.frames import concat_results
 from ..analysis.stats import LEVEL
 from ..setting import FieldError
 from .experiment import Experiment, load_experiment
 from .labels import setting_names, settings_table
+from .report.formatting import pct, points
 
 HALF_WIDTH, DIFFERENCE = P.HALF_WIDTH, P.DIFFERENCE
 
@@ -90,8 +106,9 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
     names = dict(zip((s.id for s in settings), setting_names(settings)))
     shares = {s.id: P.appearance(s) for s in settings}
     measured = _pilot(experiment, pilot, workers) if pilot else None
-    rows = []
     level = LEVEL  # the reports' intervals
+    rows = _headline_rows(experiment, names, half_width, difference, alpha, power, level,
+                          measured[2] if measured else None, pilot)
     n_tests = sum(len(shares[s.id]) for s in settings)
     alpha_each = alpha / n_tests
     for s in settings:
@@ -109,31 +126,31 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
         else:
             who = "each bandit" if len(set(shares[s.id].values())) == 1 else bandit.title()
             detail = (f"{who} plays {_fraction(share)} of the games; variance {var:.3f}, a "
-                      f"yes/no outcome at the fair share {100 * p0:.1f}%")
+                      f"yes/no outcome at the fair share {pct(p0)}")
         rows.append({
             "question": "precision", "setting": names[s.id],
-            "title": f"Every bandit's win rate within ±{100 * half_width:.1f} points "
+            "title": f"Every bandit's win rate within ±{points(half_width)} points "
                      f"({100 * level:.0f}% intervals):",
             "games_needed": need, "detail": detail,
-            "with_file": f"±{100 * P.half_width_after(var, experiment.games, share, level):.2f} "
+            "with_file": f"±{points(P.half_width_after(var, experiment.games, share, level), 2)} "
                          "points"})
         share_min = min(shares[s.id].values())
         need = P.games_to_detect_from(p0, difference, share_min, alpha_each, power)
         found = P.detectable_from(p0, experiment.games, share_min, alpha_each, power)
         rows.append({
             "question": "fair", "setting": names[s.id],
-            "title": f"A bandit {100 * difference:.1f} points off its fair share, found with "
+            "title": f"A bandit {points(difference)} points off its fair share, found with "
                      f"probability {100 * power:.0f}% ({100 * alpha:.0f}% over {n_tests} tests: "
                      f"{100 * alpha_each:.2g}% each):",
             "games_needed": need,
             "detail": f"a bandit plays {_fraction(share_min)} of the games",
-            "with_file": f"{100 * found:.1f} points" if np.isfinite(found) else "no test"})
+            "with_file": f"{points(found)} points" if np.isfinite(found) else "no test"})
     pairs = compared_pairs(settings)
     if pairs:
         n_tests = sum(len(shares[a]) for a, _ in pairs)
         alpha_each = alpha / n_tests
         by_id = {s.id: s for s in settings}
-        title = (f"A change of {100 * difference:.1f} points in a bandit's win rate between "
+        title = (f"A change of {points(difference)} points in a bandit's win rate between "
                  f"two settings, on the same deals, found with probability {100 * power:.0f}% "
                  f"({100 * alpha:.0f}% over {n_tests} tests: {100 * alpha_each:.2g}% each):")
         for a, b in pairs:
@@ -155,8 +172,85 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
                 "detail": f"variance of a deal's difference {var:.3f}"
                           + (" (pilot: the largest over the bandits)" if measured else
                              " (assumed: two independent yes/no outcomes)"),
-                "with_file": f"{100 * found:.1f} points"})
+                "with_file": f"{points(found)} points"})
     return Plan(experiment, pd.DataFrame(rows), half_width, difference, alpha, power, pilot)
+
+
+def _headline_rows(experiment: Experiment, names: dict, half_width: float, difference: float,
+                   alpha: float, power: float, level: float, measured, pilot: int) -> list:
+    """The headline's questions (module docstring): the spread and its change, the focus
+    bandits' effects and their changes.  ``measured``: the pilot's standard errors
+    (:func:`_pilot_errors`), or None to assume the variances."""
+    games = experiment.games
+    uniform = [s for s in experiment.settings if len(set(s.policies)) == 1]
+    by_id = {s.id: s for s in uniform}
+    pairs = [p for p in compared_pairs(experiment.settings) if set(p) <= set(by_id)]
+    how = (f"from the pilot's {pilot:,} games (the reports' model)" if measured else
+           "assumed: yes/no outcomes at the fair share")
+
+    def variance(key, assumed):  # per game: a pilot's squared standard error times its games
+        if measured is None:
+            return assumed()
+        se = measured.get(key)
+        return None if se is None else se * se * pilot
+
+    def precise(question, title, key, label, assumed):
+        v = variance(key, assumed)
+        if v is None:
+            return
+        rows.append({"question": question, "title": title, "setting": label,
+                     "games_needed": P.games_for_precision(v, half_width, 1.0, level),
+                     "detail": f"variance per game {v:.3f} ({how})",
+                     "with_file": f"±{points(P.half_width_after(v, games, 1.0, level), 2)} "
+                                  "points"})
+
+    def changed(question, title, key, label, assumed, tests):
+        v = variance(key, assumed)
+        if v is None:
+            return
+        each = alpha / tests
+        need = P.games_to_detect_change(v, difference, 1.0, each, power) if v > 0 else None
+        rows.append({"question": question, "title": title, "setting": label,
+                     "games_needed": need,
+                     "detail": f"variance per game of the change {v:.3f} ({how}"
+                               + ("" if measured else "; two settings' variances, as if the "
+                                                      "deals were not shared") + ")",
+                     "with_file": f"{points(P.detectable_change(v, games, 1.0, each, power))} "
+                                  "points" if v > 0 else "no change to detect"})
+
+    def spread(s):
+        return max(P.combination_variance(s, w) for w in P.spread_weights(s))
+
+    def effect(s, bandit):
+        return P.combination_variance(s, P.effect_weights(s, bandit)) \
+            if bandit in P.appearance(s) else None
+
+    rows = []
+    within = (f"within ±{points(half_width)} points ({100 * level:.0f}% intervals)")
+    for s in uniform:
+        precise("spread", f"The spread between the strongest and the weakest bandit {within}:",
+                ("spread", s.id), names[s.id], lambda s=s: spread(s))
+    found = (f"found with probability {100 * power:.0f}% ({100 * alpha:.0f}% over "
+             f"{len(pairs)} test{'s' if len(pairs) != 1 else ''})")
+    for a, b in pairs:
+        changed("spread_change", f"A change of {points(difference)} points in the spread "
+                f"between two compared settings, on the same deals, {found}:",
+                ("spread_change", a, b), f"{names[b]} against {names[a]}",
+                lambda a=a: 2 * spread(by_id[a]), len(pairs))
+    for bandit in experiment.focus:
+        name = bandit.title()
+        for s in uniform:
+            precise(f"focus:{bandit}", f"{name}'s effect (win rate against the average "
+                    f"bandit) {within}:", ("effect", s.id, bandit), names[s.id],
+                    lambda s=s: effect(s, bandit))
+        for a, b in pairs:
+            changed(f"focus_change:{bandit}", f"A change of {points(difference)} points in "
+                    f"{name}'s effect between two compared settings, on the same deals, "
+                    f"{found}:", ("effect_change", a, b, bandit),
+                    f"{names[b]} against {names[a]}",
+                    lambda a=a: None if effect(by_id[a], bandit) is None
+                    else 2 * effect(by_id[a], bandit), len(pairs))
+    return rows
 
 
 def compared_pairs(settings) -> list[tuple[str, str]]:
@@ -177,8 +271,9 @@ def _pilot(experiment: Experiment, games: int, workers):
     from ..analysis.tuning import deal_table
     from ..runs.runner import simulate
 
-    tables = {s.id: deal_table(simulate(s, games, seed=experiment.seed, workers=workers,
-                                        progress=False)) for s in experiment.settings}
+    results = {s.id: simulate(s, games, seed=experiment.seed, workers=workers, progress=False)
+               for s in experiment.settings}
+    tables = {sid: deal_table(r) for sid, r in results.items()}
     single = {}
     for sid, t in tables.items():
         single[sid] = {K.BANDIT_NAMES[c]: float(t.share[t.present[:, c], c].var(ddof=1))
@@ -190,7 +285,24 @@ def _pilot(experiment: Experiment, games: int, workers):
         paired[a, b] = {K.BANDIT_NAMES[c]: float((tb.share[both[:, c], c]
                                                   - ta.share[both[:, c], c]).var(ddof=1))
                         for c in range(len(K.BANDIT_NAMES)) if both[:, c].sum() > 1}
-    return single, paired
+    return single, paired, _pilot_errors(experiment, concat_results(*results.values()))
+
+
+def _pilot_errors(experiment: Experiment, results) -> dict:
+    """The standard errors of the headline's numbers on a pilot's games, from the reports'
+    model: ``("spread", setting)``, ``("spread_change", baseline, setting)``, ``("effect",
+    setting, bandit)`` and ``("effect_change", baseline, setting, bandit)``."""
+    effects = balance.bandit_effects(results)
+    pairs = compared_pairs(experiment.settings)
+    out = {("spread", r.setting): r.se for r in balance.spreads(effects).itertuples()}
+    out.update({("spread_change", r.baseline, r.setting): r.se
+                for r in balance.spread_changes(effects, pairs).itertuples()})
+    focus = experiment.focus
+    out.update({("effect", r.setting, r.bandit): r.se for r in effects.table.itertuples()
+                if r.bandit in focus})
+    out.update({("effect_change", r.baseline, r.setting, r.bandit): r.se
+                for r in balance.effect_changes(effects, pairs, focus).itertuples()})
+    return out
 
 
 def plan_file(path, half_width: float = HALF_WIDTH, difference: float = DIFFERENCE,

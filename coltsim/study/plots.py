@@ -23,12 +23,14 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from ..analysis.frames import BANDITS
 from ..analysis.metrics import GAME_METRICS
+from ..analysis.quality import METRICS as QUALITY_METRICS
 from ..results import ROUND_CARDS
 from ..results import STATIONS as STATION_CARDS
+from ..words import seat_label
 from .labels import card_label
 
 FAIR_STYLE = {"color": "0.2", "linestyle": "--", "linewidth": 1.0, "alpha": 0.8}
@@ -258,6 +260,79 @@ def plot_lines(ax, table: pd.DataFrame, x: str, y: str, lo: str, hi: str, series
     return artists
 
 
+# --- game quality ------------------------------------------------------------------------------
+def plot_quality(ax, table: pd.DataFrame, metric: str, series: str = "condition",
+                 colours: dict | None = None, x: str = "players", title: str | None = None):
+    """One game-quality metric (:func:`quality.quality`: ``<metric>, <metric>_lo,
+    <metric>_hi``) per setting with its 95% interval: against the player count, one series per
+    condition, or against the swept value (``x="value"``); shares in percent."""
+    words, kind = QUALITY_METRICS[metric]
+    scale = 100 if kind in ("share", "ratio") else 1
+    t = table.dropna(subset=[metric])
+    if x == "value":
+        artists = plot_lines(ax, t, "value", metric, f"{metric}_lo", f"{metric}_hi", series,
+                             colours, scale)
+    else:
+        order = sorted(t[x].unique())
+        artists = _dodged(ax, t, x, order, metric, f"{metric}_lo", f"{metric}_hi", series,
+                          colours, scale)
+        ax.set_xticklabels([f"{n} players" for n in order] if x == "players" else order)
+    unit = " (%)" if scale == 100 else " ($)" if metric == "margin" else ""
+    ax.set_ylabel(wrap(words + unit, 34))
+    ax.set_title(panel_title(title or words))
+    return {"series": artists}
+
+
+# --- a balance search ----------------------------------------------------------------------------
+TUNE_COLOURS = {"best": "#d1495b", "in the running": "#3f88c5", "dropped": "0.6"}
+
+
+def plot_tune_objective(ax, table: pd.DataFrame, x, labels=None, settings=(), title: str = "",
+                        ylabel: str = "objective (percentage points)") -> dict:
+    """A balance search's objective (coltsim.study.tune ``TuneResult.table``: ``objective, lo,
+    hi, status``) at each value, placed at ``x`` (named ``labels`` there, for values that are
+    not numbers), with its interval, coloured by status; a thin line per setting (its column of
+    ``settings``)."""
+    x = np.asarray(x, np.float64)
+    artists = {"settings": [], "values": []}
+    for name, style in zip(settings, ("--", ":", "-.", (0, (1, 4)))):
+        artists["settings"] += ax.plot(x, 100 * table[name].to_numpy(np.float64),
+                                       linestyle=style, color="0.45", linewidth=1, label=name)
+    for status, colour in TUNE_COLOURS.items():
+        hit = (table["status"] == status).to_numpy()
+        if not hit.any():
+            continue
+        y = 100 * table["objective"].to_numpy(np.float64)[hit]
+        err = np.vstack([y - 100 * table["lo"].to_numpy(np.float64)[hit],
+                         100 * table["hi"].to_numpy(np.float64)[hit] - y])
+        artists["values"].append(ax.errorbar(
+            x[hit], y, yerr=err, fmt="*" if status == "best" else "o", color=colour,
+            markersize=12 if status == "best" else 6, capsize=3,
+            markerfacecolor="white" if status == "dropped" else colour, label=status))
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    if labels is not None:
+        ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
+    return artists
+
+
+def plot_tune_games(ax, table: pd.DataFrame, x, labels=None, xlabel: str = "") -> list:
+    """The games per setting a balance search gave each value (``TuneResult.table``), placed
+    at ``x`` (named ``labels``)."""
+    x = np.asarray(x, np.float64)
+    width = 0.6 * (np.diff(np.sort(x)).min() if len(x) > 1 else 1.0)
+    bars = ax.bar(x, table["games"], width=width,
+                  color=[TUNE_COLOURS[s] for s in table["status"]])
+    ax.set_ylabel("games per setting")
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    if labels is not None:
+        ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xlabel(xlabel)
+    return list(bars)
+
+
 # --- character balance -------------------------------------------------------------------------
 def plot_win_rates(ax, table: pd.DataFrame, series: str = "label", colours: dict | None = None,
                    title: str = "Win rate by bandit", legend: bool = True):
@@ -351,7 +426,7 @@ def plot_order_win_rates(ax, table: pd.DataFrame, column: str = "order", series:
                                  100)}
     artists["fair"] = _fair_lines(ax, table, series, colours, "fair_share", 100)
     if column == "order":
-        ax.set_xticklabels(["First\nPlayer" if x == 0 else f"+{x}" for x in xs])
+        ax.set_xticklabels([wrap(seat_label(x), 12) for x in xs])
         ax.set_xlabel("seat, clockwise from the First Player of round 1")
     else:
         ax.set_xlabel("seat (player number)")
@@ -404,28 +479,65 @@ def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None
     for _, r in t.iterrows():
         grid[ci[r["card"]], bi[r["bandit"]]] = 100 * r["effect"]
         sig[ci[r["card"]], bi[r["bandit"]]] = bool(r["significant"])
-    # At least +-3 points of scale, so that noise in a fair game stays pale.
-    limit = max(np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 0.0, 3.0)
-    image = ax.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
-    texts = []
-    for i in range(len(cards)):
-        for j in range(len(bandits)):
-            if np.isfinite(grid[i, j]):
-                dark = abs(grid[i, j]) > 0.6 * limit
-                texts.append(ax.text(j, i, signed(grid[i, j]) + ("*" if sig[i, j] else ""),
-                                     ha="center", va="center", fontsize="x-small",
-                                     color="white" if dark else "black",
-                                     fontweight="bold" if sig[i, j] else "normal"))
-    ax.set_xticks(range(len(bandits)))
-    ax.set_xticklabels([b.title() for b in bandits])
-    ax.set_yticks(range(len(cards)))
-    ax.set_yticklabels([card_label(c) for c in cards])
+    texts = [signed(v) + ("*" if s else "") for v, s in zip(grid.ravel(), sig.ravel())]
+    artists = _heatmap(ax, grid, texts, sig, [b.title() for b in bandits],
+                       [card_label(c) for c in cards], "change in win rate (percentage points)")
     ax.set_xlabel("bandit")
     ax.set_ylabel("card in the deck")
     label = t["label"].iloc[0] if len(t) else setting
     ax.set_title(f"{title}\n{wrap(label, 50)}", fontsize="medium")
-    bar = ax.figure.colorbar(image, ax=ax, label="change in win rate (percentage points)")
-    return {"image": image, "texts": texts, "colorbar": bar}
+    return artists
+
+
+def plot_head_to_head(ax, table: pd.DataFrame, setting: str | None = None,
+                      policy: str | None = None, title: str = ""):
+    """The matrix of :func:`head_to_head.head_to_head` for one setting (and policy): how often
+    the bandit of the row finishes ahead of the bandit of the column when both are at the
+    table (percent, shared ranks counted one half); blue above 50%, red below, ``*`` where the
+    95% interval excludes 50%."""
+    setting = setting or table["setting"].iloc[0]
+    t = table[table["setting"] == setting]
+    if policy is not None:
+        t = t[t["policy"] == policy]
+    bandits = _ordered(list(t["bandit"]) + list(t["opponent"]), BANDITS)
+    at = {b: i for i, b in enumerate(bandits)}
+    grid = np.full((len(bandits), len(bandits)), np.nan)
+    clear = np.zeros_like(grid, bool)
+    for r in t.itertuples():
+        grid[at[r.bandit], at[r.opponent]] = 100 * r.rate
+        clear[at[r.bandit], at[r.opponent]] = r.lo > 0.5 or r.hi < 0.5
+    texts = [f"{v:.0f}" + ("*" if c else "") for v, c in zip(grid.ravel(), clear.ravel())]
+    names = [b.title() for b in bandits]
+    artists = _heatmap(ax, grid, texts, clear, names, names, "finishes ahead (%)", centre=50)
+    ax.set_xlabel("against")
+    ax.set_ylabel("bandit")
+    label = t["label"].iloc[0] if len(t) else setting
+    ax.set_title(title or wrap(label, 50), fontsize="medium")
+    return artists
+
+
+def _heatmap(ax, grid: np.ndarray, texts: list, bold: np.ndarray, columns: list, rows: list,
+             colour_label: str, centre: float = 0.0) -> dict:
+    """A diverging heatmap of ``grid`` (centred on ``centre``, at least +-3 of scale so that
+    noise stays pale), each finite cell labelled with its entry of ``texts`` (bold where
+    ``bold``)."""
+    grid = grid - centre
+    limit = max(np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 0.0, 3.0)
+    image = ax.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
+    labels = []
+    for (i, j), value in np.ndenumerate(grid):
+        if np.isfinite(value):
+            labels.append(ax.text(j, i, texts[i * grid.shape[1] + j], ha="center",
+                                  va="center", fontsize="x-small",
+                                  color="white" if abs(value) > 0.6 * limit else "black",
+                                  fontweight="bold" if bold[i, j] else "normal"))
+    ax.set_xticks(range(len(columns)))
+    ax.set_xticklabels(columns)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows)
+    bar = ax.figure.colorbar(image, ax=ax, label=colour_label,
+                             format=FuncFormatter(lambda v, _: f"{v + centre:g}"))
+    return {"image": image, "texts": labels, "colorbar": bar}
 
 
 def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,
@@ -532,8 +644,8 @@ def plot_comparison(ax, table: pd.DataFrame, group: str = "bandit", series: str 
 
 
 def _quantity_label(q: str) -> str:
-    if q.startswith("win:seat"):
-        return "seat " + q.split()[-1]
+    if q.startswith("win:First Player"):
+        return q[4:]
     if q.startswith("win:"):
         return q[4:].title()
     if ":" in q:

@@ -39,6 +39,8 @@ from .experiment import Experiment, load_experiment
 from .folder import Owner, report_folder
 from .labels import setting_names
 from .report import Report, build_report
+from .report.formatting import points
+
 
 def run_experiment(path, games: int | None = None, workers: int | None = None, out=None,
                    quiet: bool = False, precision: float | None = None,
@@ -61,8 +63,7 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
         else:
             grow_to_precision(e, played, data, quiet=quiet)
         report = build_report(load_results(data, settings=[s.id for s in played]), e, out)
-    if not quiet:
-        print(f"report: {out / 'report.md'}", file=sys.stderr)
+    print(f"report: {out / 'report.md'}", file=sys.stderr)  # even quiet: where it is
     return report
 
 
@@ -111,7 +112,7 @@ def grow_to_precision(e: Experiment, played: list, data: Path, quiet: bool = Fal
     while True:
         r = len(rounds) + 1
         play_settings(e, played, games, data, progress=not quiet,
-                      title=f"{e.name}, round {r} (precision ±{_points(e.precision)} points)")
+                      title=f"{e.name}, round {r} (precision ±{points(e.precision, 2)} points)")
         widths = interval_precision(load_results(data, settings=ids), e.ladder)
         if not len(widths):
             say(f"round {r}: the results give no win-rate interval to narrow")
@@ -122,15 +123,10 @@ def grow_to_precision(e: Experiment, played: list, data: Path, quiet: bool = Fal
                        "widest": f"{w['interval']}, {w['label']}"})
         reached = w["half_width"] <= e.precision
         say(f"round {r}: {games:,} games per setting; widest interval ±"
-            f"{_points(w['half_width'])} points ({w['interval']}, {w['label']})"
+            f"{points(w['half_width'], 2)} points ({w['interval']}, {w['label']})"
             + ("; target reached" if reached else
                f"; the cap of {e.max_games:,} games is reached" if games >= e.max_games else ""))
         if reached or games >= e.max_games:
             break
         games = games_to_reach(games, float(w["half_width"]), e.precision, e.max_games)
     return rounds
-
-
-def _points(fraction: float) -> str:
-    """A win-rate fraction in percentage points: 0.01 -> "1.00"."""
-    return f"{100 * fraction:.2f}"

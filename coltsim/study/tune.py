@@ -20,7 +20,8 @@ still open:
   ``tolerance`` of the best beyond doubt, or at ``max_games``.  The values left are the
   confidence set: any of them may be the best.
 
-The report (coltsim.study.tune_report, which also runs a tune file: ``tune_file``) shows the objective against the value with its interval,
+The report (coltsim.study.report.tune, built like every report; coltsim.study.tune_report runs a
+tune file: ``tune_file``) shows the objective against the value with its interval,
 the best value with its interval, the games used, the policy, and whether the players reacted
 to the rule at all (shots, loot and bullets received on the first round's deals, value against
 value): a policy that ignores the rule only sees it rescored.
@@ -68,6 +69,7 @@ from ..runs.runner import simulate
 from ..setting import FieldError, Setting, make_setting
 from .experiment import Experiment, ExperimentError, parse_experiment, read_file, read_toml
 from .labels import setting_names
+from .report import formatting as fmt
 
 TUNE_KEYS = ("option", "values", "range", "step", "objective", "bandit", "target", "max_games",
              "tolerance", "level")
@@ -212,7 +214,7 @@ def _objective(settings, kind, bandit, target) -> Objective:
 # --- the search ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TuneResult:
-    """What a search found (``coltsim.study.tune_report`` writes it up).
+    """What a search found (``coltsim.study.report.tune`` writes it up).
 
     ``table``: one row per value: ``value, games`` (per setting), ``objective, lo, hi``
     (bias-corrected, with its interval), ``raw`` (the plain estimate), ``vs_best, vs_best_lo,
@@ -359,7 +361,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
             break
         best_kept = keep_idx.index(best)
         if within(best_kept, points[keep_idx], boots[:, keep_idx], z, search.tolerance):
-            stopped = (f"the values left were all within {100 * search.tolerance:.1f} points of "
+            stopped = (f"the values left were all within {fmt.points(search.tolerance)} points of "
                        "the best")
             break
     seconds = time.perf_counter() - start
@@ -492,7 +494,7 @@ def _warning(search: Search, play: pd.DataFrame, reference: int) -> str | None:
     if not moved.any():
         lo, hi = others["deals_changed"].min(), others["deals_changed"].max()
         return (f"The players ({policies}) barely reacted to {search.option}: play differed on "
-                f"{100 * lo:.0f}% to {100 * hi:.0f}% of the first round's deals, but the mean "
+                f"{fmt.pct(lo)} to {fmt.pct(hi)} of the first round's deals, but the mean "
                 f"shots and loot per bandit did not change measurably under any value.  The "
                 f"differences between values come mostly from rescoring.")
     return None

@@ -1,14 +1,18 @@
 """A trace in words, for people: every step told with the bandits' names, cars by their letters
-and loot by its value, with the train drawn after every step.
+and loot by its value, what every card, event and station card did (or that it affected
+nobody), with the train drawn whenever someone moved.
 
     coltsim show game.jsonl
     coltsim trace --seed 7 | coltsim show -
+    coltsim show --every-card game.jsonl      # the train after every card
 
 A player is named by its bandit (in the 2-player game by its two bandits, "Ghost & Doc").  The
 train is drawn as a table: one column per car from the locomotive back, a row for the roofs and
 one for the insides (``M`` is the Marshal, bandits by their first two letters, loot lying in a
 spot as counts: ``3p 1j`` is three purses and a jewel), then what each bandit carries and its
-bullets left.
+bullets left.  An event's words come from the states before and after it (who moved, the
+Marshal's move, the loot taken or lost, the neutral bullets), so a card whose effect the trace
+does not spell out is still told.
 """
 from __future__ import annotations
 
@@ -99,6 +103,11 @@ def draw_train(state: dict, game: _Game) -> str:
 
 
 # --- the lines ----------------------------------------------------------------------------------
+def _positions(state: dict) -> tuple:
+    """Where everybody is: each bandit's car and level, and the Marshal's car."""
+    return tuple((b["car"], b["level"]) for b in state["bandits"]) + (state["marshal"],)
+
+
 def _header(setup: dict, game: _Game) -> list[str]:
     policies = list(dict.fromkeys(setup.get("policies", [])))
     out = [f"Colt Express: seed {setup['seed']}, game {setup['game_index']}, "
@@ -107,13 +116,16 @@ def _header(setup: dict, game: _Game) -> list[str]:
               if policies else "")]
     who = [game.player(p) for p in range(setup["players"])]
     out.append(f"Players, clockwise: {', '.join(who)}")
-    out.append(f"Train, front to back: {_join([game.car(i) for i in range(len(game.cars))])}")
+    out.append(f"Train, front to back: {_join([game.car(i) for i in range(len(game.cars))])}"
+               " (a passenger car goes by its printed letter, A to F, each with its own loot; "
+               "the last is the caboose)")
     rounds = [f"{i} {card_label(c)}" for i, c in enumerate(setup["round_cards"], start=1)]
     out.append(f"Round cards: {', '.join(rounds)}; station: {card_label(setup['station'])}")
     changed = _changed_options(setup.get("options", {}))
     out.append("Rules: " + ("the printed rules" if not changed else
                             "the printed rules except " + ", ".join(changed)))
-    out.append("In the drawing: M the Marshal; "
+    out.append("In the drawing: a column per car (loco the locomotive, then the letters), a "
+               "row for the roofs and one for the insides; M the Marshal; "
                + ", ".join(f"{i} {n}" for i, n in zip(game.initials, game.bandits))
                + "; loot lying in a spot: p purse, j jewel, s strongbox, r ransom")
     return out
@@ -173,9 +185,11 @@ def _action(line: dict, game: _Game, before: dict) -> str:
             text = ("cannot fire: no bullet left" if was["bullets_left"] == 0
                     else "fires at nobody: no bandit in the line of fire")
         else:
-            text = f"fires at {game.bandit(params['target'])}"
+            target = game.bandit(params["target"])
+            text = f"fires at {target}: a bullet card from {game.bandit(b)} goes into " \
+                   f"{target}'s deck"
             if params.get("pushed_to") is not None:
-                text += f", who is pushed to {game.car(params['pushed_to'])}"
+                text += f", and {target} is pushed to {game.car(params['pushed_to'])}"
     elif card == "rob":
         text = (f"takes a {game.token(params['token'])}" if params.get("token") is not None
                 else "robs nothing: no loot here")
@@ -200,10 +214,40 @@ def _action(line: dict, game: _Game, before: dict) -> str:
 
 
 _EVENT_VERBS = {"taken": "takes", "lost": "loses", "ransom": "receives"}
+# What each event and station card does (docs/RULES.md 8), said before what it did.
+EVENT_RULES = {
+    "angry_marshal": "the Marshal fires at the bandits on the roof of his car, then moves one "
+                     "car back",
+    "swivel_arm": "every bandit on a roof is swept to the caboose's roof",
+    "braking": "every bandit on a roof moves one car forward",
+    "take_it_all": "the second strongbox is placed inside the Marshal's car",
+    "passengers_rebellion": "every bandit inside a car receives a neutral bullet",
+    "pickpocketing": "a bandit alone on its spot may take a purse lying there",
+    "marshals_revenge": "every bandit on the roof of the Marshal's car loses its least "
+                        "valuable purse",
+    "hostage_taking": "every bandit at the locomotive, inside or on the roof, gains a ransom",
+}
+NOBODY = "  it affects nobody"
 
 
-def _event(line: dict, game: _Game) -> list[str]:
-    out = [f"Event: {card_label(line['name'])}"]
+def _spot(car: int, level: str, game: _Game) -> str:
+    return f"{'the roof of' if level == 'roof' else 'inside'} {game.car(car)}"
+
+
+def _event(line: dict, game: _Game, before: dict) -> list[str]:
+    rule = EVENT_RULES.get(line["name"])
+    out = [f"Event: {card_label(line['name'])}" + (f" ({rule})" if rule else "")]
+    after = line["state"]
+    sent_up = set(line.get("marshal_hits") or [])
+    for b, (was, now) in enumerate(zip(before["bandits"], after["bandits"])):
+        moved = (was["car"], was["level"]) != (now["car"], now["level"])
+        only_fled = b in sent_up and was["car"] == now["car"]  # told by the Marshal's line
+        if moved and not only_fled:
+            out.append(f"  {game.bandit(b)} moves from {_spot(was['car'], was['level'], game)}"
+                       f" to {_spot(now['car'], now['level'], game)}")
+    if before["marshal"] != after["marshal"]:
+        out.append(f"  the Marshal moves from {game.car(before['marshal'])} to "
+                   f"{game.car(after['marshal'])}")
     for key, verb in _EVENT_VERBS.items():
         for b, token in line["params"].get(key, {}).items():
             out.append(f"  {game.bandit(int(b))} {verb} a {game.token(token)}")
@@ -218,7 +262,8 @@ def _event(line: dict, game: _Game) -> list[str]:
     return out
 
 
-def _hits(line: dict, game: _Game) -> list[str]:
+def _hits(line: dict, game: _Game, before: dict) -> list[str]:
+    """The Marshal rule and the neutral bullets of a step (and their running out)."""
     out = []
     if line.get("marshal_hits"):
         out.append(f"  the Marshal sends {_join([game.bandit(b) for b in line['marshal_hits']])}"
@@ -228,6 +273,11 @@ def _hits(line: dict, game: _Game) -> list[str]:
         names = _join([game.bandit(b) for b in given])
         out.append(f"  {names} receive{'s' if len(given) == 1 else ''} a neutral bullet"
                    + (" each" if len(given) > 1 else ""))
+    left, now = before.get("neutral_left", -1), line["state"].get("neutral_left", -1)
+    gone = left - now - len(given)
+    if now >= 0 and gone > 0:
+        out.append(f"  the neutral bullets run out: too few to go round, the last "
+                   f"{plural(gone, 'neutral bullet')} leave{'s' if gone == 1 else ''} the game")
     return out
 
 
@@ -247,19 +297,20 @@ def _end(line: dict, game: _Game) -> list[str]:
         return out
     width = max(len(n) for n in game.bandits)
     for s in sorted(line["scores"], key=lambda s: (s["rank"], s["bandit"])):
-        bonus = f" + Gunslinger {dollars(s['bonus'])}" if s["gunslinger"] else ""
-        out.append(f"  {game.bandit(s['bandit']).ljust(width)}  loot {dollars(s['loot'])}"
-                   f"{bonus} = {dollars(s['score'])}, rank {s['rank']}"
-                   f"{', wins' + shared if s['win'] else ''}")
+        how = f" (loot {dollars(s['loot'])} + Gunslinger {dollars(s['bonus'])})" \
+            if s["gunslinger"] and s["bonus"] else " in loot"
+        out.append(f"  {game.bandit(s['bandit']).ljust(width)}  {dollars(s['score'])}{how}, "
+                   f"rank {s['rank']}{', wins' + shared if s['win'] else ''}")
     return out
 
 
-def render(lines: list[dict]) -> str:
-    """The whole trace as text."""
+def render(lines: list[dict], every_card: bool = False) -> str:
+    """The whole trace as text; the train is drawn after every step that moved someone (a
+    bandit or the Marshal), or after every step with ``every_card``, and at the end."""
     setup = lines[0]
     game = _Game(setup)
     out = _header(setup, game) + ["", draw_train(setup["state"], game)]
-    state = setup["state"]
+    state = drawn = setup["state"]
     turns: list[str] = []
     phase = None
     for line in lines[1:]:
@@ -282,12 +333,16 @@ def render(lines: list[dict]) -> str:
                 if phase != "stealin":
                     out += ["", "Stealin':"]
                     phase = "stealin"
-                out += ["", _action(line, game, state)]
+                out += ["", _action(line, game, state)] + _hits(line, game, state)
             else:
-                out += [""] + _event(line, game)
-            out += _hits(line, game)
-            out.append(draw_train(line["state"], game))
+                told = _event(line, game, state) + _hits(line, game, state)
+                out += [""] + told + ([NOBODY] if len(told) == 1 else [])
+            if every_card or _positions(line["state"]) != _positions(state):
+                out.append(draw_train(line["state"], game))
+                drawn = line["state"]
             state = line["state"]
         elif kind == "end":
+            if drawn is not state:
+                out += ["", "The train at the end:", draw_train(state, game)]
             out += _end(line, game)
     return "\n".join(out)

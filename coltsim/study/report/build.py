@@ -79,9 +79,11 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
     if correction not in CORRECTIONS or correction == "none":
         raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh")
 
-    ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses)
+    ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses,
+                  focus=experiment.focus if experiment else ())
     for a in analyses:
         sections.BY_ANALYSIS[a].analyse(ctx)
+    sections.headline.analyse(ctx)
     ctx.family.adjust()
     headline = sections.headline.build(ctx, sections.headline.compute(ctx))
     if experiment is not None and experiment.precision is not None:
@@ -112,12 +114,13 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
 
 def default_analyses(design: Design) -> tuple:
     """The analyses that apply to a design, the question first: policies against each other
-    (tables of different policies), comparisons (several conditions), then balance, the
-    Gunslinger, round cards and seats (settings that seat one policy)."""
+    (tables of different policies), comparisons (several conditions), then balance, head to
+    head, game quality, the Gunslinger, round cards and seats (settings that seat one
+    policy)."""
     if not design.uniform:
         return ("policies",)
     first = (("policies",) if design.tables() else ()) + (("compare",) if design.pairs() else ())
-    return first + ("balance", "gunslinger", "round_cards", "seats")
+    return first + ("balance", "head_to_head", "quality", "gunslinger", "round_cards", "seats")
 
 
 def render_from_folder(folder, data=None) -> Report:

@@ -76,14 +76,16 @@ class Family:
         self.correction = correction
         self.alpha = alpha
         self.tables: list[pd.DataFrame] = []
+        self.names: list[str] = []  # the analysis table each of ``tables`` is (Context.table)
         self.closed = False
 
-    def add(self, table: pd.DataFrame) -> pd.DataFrame:
+    def add(self, table: pd.DataFrame, name: str = "") -> pd.DataFrame:
         if self.closed:
             raise RuntimeError("the family of tests is already adjusted; compute every table "
                                "in the sections' analyse step")
         if "p_value" in table and not any(t is table for t in self.tables):
             self.tables.append(table)
+            self.names.append(name)
         return table
 
     @property
@@ -115,6 +117,7 @@ class Context:
     analyses: tuple
     family: Family = None
     cache: dict = field(default_factory=dict)
+    focus: tuple = ()  # the bandits the experiment's question is about
 
     def __post_init__(self):
         if self.correction not in CORRECTIONS or self.correction == "none":
@@ -151,7 +154,7 @@ class Context:
             value = compute()
             t = value.table if hasattr(value, "table") else value
             if test and isinstance(t, pd.DataFrame):
-                self.family.add(t)
+                self.family.add(t, key)
             self.cache[key] = value
         return self.cache[key]
 

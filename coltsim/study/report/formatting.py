@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from ...analysis.metrics import GAME_METRICS
+from ...analysis.quality import METRICS as QUALITY_METRICS
 
 EXACT = "the same in every game"
 MORE_DIGITS = 3
@@ -61,6 +62,11 @@ def pct_ci(x, lo, hi) -> str:
 
 def pp(x) -> str:
     return "" if is_missing(x) else _number(x, 1, True, scale=100)
+
+
+def points(x, digits: int = 1) -> str:
+    """A size in percentage points, without a sign (a spread, a half-width): 0.127 -> 12.7."""
+    return "" if is_missing(x) else _number(x, digits, False, scale=100)
 
 
 def pp_ci(x, lo, hi, signed: bool = True, unit: str = "") -> str:
@@ -123,3 +129,14 @@ def metric_value(metric: str, x) -> str:
 
 def bandit(name) -> str:
     return name.title() if isinstance(name, str) else ""
+
+
+def quality_ci(metric: str, x, lo, hi, signed: bool = False) -> str:
+    """A game-quality metric (analysis.quality.METRICS) with its interval: shares in percent
+    (a change in percentage points when ``signed``), the margin in dollars, the others in
+    plain numbers."""
+    if QUALITY_METRICS[metric][1] in ("share", "ratio"):
+        return pp_ci(x, lo, hi, unit=" pp") if signed else pct_ci(x, lo, hi)
+    if metric == "margin":
+        return usd_ci(x, lo, hi, signed=signed)
+    return num_ci(x, lo, hi, signed=signed)

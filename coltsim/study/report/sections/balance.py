@@ -19,7 +19,8 @@ def analyse(ctx: Context) -> None:
     effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
     ctx.table("spreads", lambda: balance.spreads(effects), test=False)
     ctx.table("score_effects", lambda: balance.bandit_effects(f, "score", lvl, corr))
-    ctx.table("win_rates", lambda: balance.win_rates(f, lvl, corr))
+    # Rates with intervals: a bandit's edge is tested once, as its effect (above).
+    ctx.table("win_rates", lambda: balance.win_rates(f, lvl, corr), test=False)
     ctx.table("mean_scores", lambda: balance.mean_scores(f, lvl))
 
 
@@ -52,8 +53,8 @@ def build(ctx: Context) -> Section:
                                   zip(spreads["strongest"], spreads["strongest_effect"])],
                     "weakest": [f"{bandit(b)} {pp(e)}" for b, e in
                                 zip(spreads["weakest"], spreads["weakest_effect"])],
-                    "spread (95% CI)": [pp_ci(*r) for r in spreads[["spread", "lo", "hi"]]
-                                        .itertuples(index=False)]}),
+                    "spread (95% CI)": [pp_ci(*r, signed=False) for r in spreads[
+                        ["spread", "lo", "hi"]].itertuples(index=False)]}),
                 note="The two are picked after looking, so a spread leans slightly high."),
         w.table("balance_effects", "Bandit effects on the win rate (percentage points)",
                 effects, pd.DataFrame({
@@ -69,15 +70,16 @@ def build(ctx: Context) -> Section:
             "share per seat).", rates,
             lambda ax, rows, series, colours, title: plots.plot_win_rates(
                 ax, rows, series, colours, title=title, legend=False), positions=6),
-        w.table("balance_win_rates", "Win rate by bandit and setting", rates, pd.DataFrame({
-            "setting": rates["label"], "bandit": rates["bandit"].map(bandit),
-            "games": rates["n"].map(count),
-            "win rate (95% CI)": [pct_ci(*r) for r in rates[["rate", "lo", "hi"]].itertuples(
-                index=False)],
-            "fair share": rates["fair_share"].map(pct),
-            "vs fair (pp)": rates["vs_fair"].map(pp),
-            "adjusted p": rates["p_adjusted"].map(p_value),
-            "significant": rates["significant"].map(yes)})),
+        w.table("balance_win_rates", "Win rate by bandit and setting",
+                rates.drop(columns=["p_value", "p_adjusted", "significant"]), pd.DataFrame({
+                    "setting": rates["label"], "bandit": rates["bandit"].map(bandit),
+                    "games": rates["n"].map(count),
+                    "win rate (95% CI)": [pct_ci(*r) for r in rates[["rate", "lo", "hi"]]
+                                          .itertuples(index=False)],
+                    "fair share": rates["fair_share"].map(pct),
+                    "vs fair (pp)": rates["vs_fair"].map(pp)}),
+                note="Whether a bandit is off the average is tested once, as its effect (the "
+                     "table of effects above, controlling for seat)."),
         ctx.facet_figure(
             "balance_scores", "Mean final score of each bandit, 95% intervals.", scores,
             lambda ax, rows, series, colours, title: plots.plot_mean_scores(

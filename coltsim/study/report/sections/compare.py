@@ -10,7 +10,7 @@ from ... import plots
 from ..context import Context
 from ..document import Section
 from ..formatting import (
-    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, pp_ci, yes,
+    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, points, pp_ci, yes,
 )
 
 TITLE = "Comparison on the same deals"
@@ -74,7 +74,7 @@ def build(ctx: Context) -> Section:
                               zip(changes["baseline_strongest"], changes["strongest"])],
                 "weakest": [_moved(a, b) for a, b in
                             zip(changes["baseline_weakest"], changes["weakest"])],
-                "spread": [f"{num(100 * a, 1)} → {num(100 * b, 1)}" for a, b in
+                "spread": [f"{points(a)} → {points(b)}" for a, b in
                            zip(changes["baseline_spread"], changes["spread"])],
                 "change (95% CI)": [pp_ci(*r) for r in changes[["change", "lo", "hi"]]
                                     .itertuples(index=False)],
@@ -86,8 +86,9 @@ def build(ctx: Context) -> Section:
              "markers are not significant."),
             ("play", "compare_actions", "Change in each bandit's actions per game against the "
              "baseline on the same deals, 95% paired intervals."),
-            ("seat", "compare_seats", "Change in each seat's win rate against the baseline on "
-             "the same deals (percentage points), 95% paired intervals.")):
+            ("seat", "compare_seats", "Change in the win rate of each seat, counted from the "
+             "First Player of round 1, against the baseline on the same deals (percentage "
+             "points), 95% paired intervals.")):
         rows = table[table["group"] == group]
         if len(rows):
             blocks.append(ctx.facet_figure(
@@ -108,14 +109,20 @@ def build(ctx: Context) -> Section:
         return (pct(row["baseline_mean"]), pct(row["mean"]),
                 pp_ci(row["difference"], row["lo"], row["hi"], unit=" pp"))
 
-    cells = [fmt(r) for _, r in table.iterrows()]
+    # Every game metric, bandit and seat; of the cards played, those that changed.
+    shown = table[(table["group"] != "play") | table["significant"]]
+    hidden = len(table) - len(shown)
+    cells = [fmt(r) for _, r in shown.iterrows()]
     blocks.append(w.table("compare", "Differences on the same deals (setting minus baseline)",
                           table, pd.DataFrame({
-                              "setting": table["label"], "baseline": table["baseline_label"],
-                              "quantity": table["description"],
+                              "setting": shown["label"], "baseline": shown["baseline_label"],
+                              "quantity": shown["description"],
                               "baseline value": [c[0] for c in cells],
                               "value": [c[1] for c in cells],
                               "difference (95% CI)": [c[2] for c in cells],
-                              "adjusted p": table["p_adjusted"].map(p_value),
-                              "significant": table["significant"].map(yes)})))
+                              "adjusted p": shown["p_adjusted"].map(p_value),
+                              "significant": shown["significant"].map(yes)}),
+                          note=f"Of each bandit's cards played, only the significant changes are "
+                               f"shown ({hidden} others are in the full table)." if hidden
+                          else ""))
     return Section(TITLE, [b for b in blocks if b is not None])

@@ -1,25 +1,40 @@
-"""The headline: the answer to the experiment's question, per setting and per player count, in
-the order of the experiment's analyses, then the figures of the answer (against the swept value
-for a numeric sweep) and the table behind it (``tables/headline.csv``: one row per setting and
-player count, one per comparison, one per policy at a mixed table)."""
+"""The headline: the answer to the experiment's question, per setting and per player count: the
+focus bandits first (the experiment's ``focus``), then in the order of the experiment's
+analyses, then the figures of the answer (against the swept value for a numeric sweep) and the
+table behind it (``tables/headline.csv``: one row per setting and player count, one per
+comparison, each once per focus bandit, one per policy at a mixed table)."""
 from __future__ import annotations
 
 import pandas as pd
 
+from ....analysis import balance
 from ....analysis.headline import (
     DEPENDS, INCONCLUSIVE, PRECISION_ANALYSES, ROBUST, answers, games_per_setting,
     interval_widths,
 )
 from ....analysis.headline import compute as compute_tables
 from ....analysis.power import games_to_reach
+from ....analysis.quality import METRICS as QUALITY
 from ... import plots
 from ...labels import card_label
 from ..context import Context
 from ..document import Table
-from ..formatting import bandit, count, num, pct, pct_ci, pp, pp_ci, usd_ci
+from ..formatting import bandit, count, pct, pct_ci, points, pp, pp_ci, quality_ci, usd_ci
 from .compare import verdict
 
 MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
+
+
+def analyse(ctx: Context) -> None:
+    """The focus bandits' effects and their changes between compared settings (tests of the
+    report's family)."""
+    if not ctx.focus or not ctx.design.uniform:
+        return
+    f, lvl, corr = ctx.f, ctx.level, ctx.correction
+    effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
+    # An interval: the same question is tested as the bandit's win-rate difference (compare).
+    ctx.table("focus_changes", lambda: balance.effect_changes(effects, ctx.design.pairs(),
+                                                              ctx.focus), test=False)
 
 
 def compute(ctx: Context) -> pd.DataFrame:
@@ -32,7 +47,7 @@ def compute(ctx: Context) -> pd.DataFrame:
     if "cards" in tables:
         cards = tables["cards"]
         tables["cards"] = cards[cards["significant"]]
-    table = answers(tables, ctx.design)
+    table = answers(tables, ctx.design, ctx.focus)
     if "gunslinger_bonus" in ctx.design.settings:  # a $0 title decides nothing
         unpaid = set(ctx.design.settings.loc[
             ctx.design.settings["gunslinger_bonus"].astype(int) == 0, "setting"])
@@ -44,17 +59,26 @@ def compute(ctx: Context) -> pd.DataFrame:
 
 def build(ctx: Context, table: pd.DataFrame) -> list:
     ctx.w.files.table("headline", table)
-    blocks = []
+    blocks = _focus(ctx, table)
+    full, table = table, once(table, ctx.focus)
     for analysis in ctx.analyses:
         blocks += SENTENCES[analysis](ctx, table)
     blocks += figures(ctx, table)
     settings = table[table["kind"] == "setting"]
     if len(settings):
-        blocks.append(_settings_table(ctx, table, settings))
+        blocks.append(_settings_table(ctx, full, settings))
     comparisons = table[table["kind"] == "comparison"]
     if len(comparisons):
-        blocks.append(_comparisons_table(ctx, table, comparisons))
+        blocks.append(_comparisons_table(ctx, full, comparisons))
     return blocks
+
+
+def once(table: pd.DataFrame, focus) -> pd.DataFrame:
+    """The headline's rows once each: with several focus bandits, the setting and comparison
+    rows of the first."""
+    if len(focus) < 2:
+        return table
+    return table[table["focus"].isna() | (table["focus"] == focus[0])]
 
 
 def precision_note(ctx: Context, target: float, cap: int) -> str:
@@ -65,11 +89,11 @@ def precision_note(ctx: Context, target: float, cap: int) -> str:
                              ctx.design)
     ctx.w.files.table("precision", widths)
     games = int(games_per_setting(ctx.f).min())
-    asked = f"±{num(100 * target, 2)} points"
+    asked = f"±{points(target, 2)} points"
     if not len(widths):
         return f"Precision asked: {asked}; the results give no win-rate interval to narrow."
     w = widths.iloc[0]
-    widest = f"±{num(100 * w['half_width'], 2)} points ({w['interval']}, {w['label']})"
+    widest = f"±{points(w['half_width'], 2)} points ({w['interval']}, {w['label']})"
     if w["half_width"] <= target:
         return (f"Precision: every win-rate interval of the headline is within {asked}, as "
                 f"asked, with {count(games)} games per setting; the widest is {widest}.")
@@ -81,6 +105,50 @@ def precision_note(ctx: Context, target: float, cap: int) -> str:
 
 
 # --- sentences ---------------------------------------------------------------------------------
+def _focus(ctx: Context, table: pd.DataFrame) -> list:
+    """The focus bandits first: each one's effect per setting, then how each comparison moves
+    it (paired, on the same deals)."""
+    effects = ctx.table("effects").table if "effects" in ctx.cache else None
+    changes = ctx.table("focus_changes") if "focus_changes" in ctx.cache else None
+    many_policies = len(ctx.design.policies) > 1
+    out = []
+    for name in ctx.focus:
+        rows = table[(table["kind"] == "setting") & (table["focus"] == name)
+                     & table["focus_effect"].notna()]
+        for (condition, policy), g in _groups(rows):
+            parts = [f"{r['players']} players "
+                     + pp_ci(r["focus_effect"], r["focus_lo"], r["focus_hi"])
+                     + ("" if _significant(effects, r["setting"], name) else
+                        ", not significant") for _, r in g.iterrows()]
+            where = _where(ctx, condition, policy)
+            out.append(f"{bandit(name)}'s win rate against the average bandit (percentage "
+                       "points, 95% CI)" + (f", {where}" if where else "") + ": "
+                       + "; ".join(parts) + ".")
+        if not len(rows):
+            out.append(f"{bandit(name)} plays in none of the settings that seat one policy.")
+        moved = table[(table["kind"] == "comparison") & (table["focus"] == name)
+                      & table["focus_effect"].notna()]
+        for (condition, base, policy), g in moved.groupby(
+                ["condition", "baseline_condition", "policy"], sort=False):
+            parts = []
+            for _, r in g.iterrows():
+                c = _one_change(changes, r["baseline"], r["setting"], name)
+                parts.append(f"{r['players']} players {pp(c['baseline_effect'])} → "
+                             f"{pp(c['effect'])}, "
+                             f"{pp_ci(r['focus_effect'], r['focus_lo'], r['focus_hi'])}")
+            out.append(f"{bandit(name)}'s effect, {condition} against {base}"
+                       + (f" ({policy} players" if many_policies else " (")
+                       + (", " if many_policies else "") + "same deals; change in "
+                       "percentage points, 95% CI): " + "; ".join(parts) + ".")
+    return out
+
+
+def _one_change(changes: pd.DataFrame, baseline, setting, name) -> pd.Series:
+    hit = changes[(changes["baseline"] == baseline) & (changes["setting"] == setting)
+                  & (changes["bandit"] == name)]
+    return hit.iloc[0]
+
+
 # Up to this many groups of rows (a condition and policy, over its player counts) are told one
 # sentence each; more are summed up in one sentence, the table below giving every row.
 MAX_GROUPS = 3
@@ -153,7 +221,7 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
                 f"{_tally(bottom) or 'none'}"
                 + (f"; {none} of {len(rows)} settings have no bandit significantly above the "
                    "average" if none else "") + ". The spread between the strongest and the weakest bandit "
-                f"ranges from {_points(rows['spread'].min())} to {_points(rows['spread'].max())}"
+                f"ranges from {points(rows['spread'].min())} to {points(rows['spread'].max())}"
                 " percentage points (every setting: the table and figure below)."
                 + _robust_tally(rows)]
     out = []
@@ -173,15 +241,10 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
     return out
 
 
-def _points(x) -> str:
-    """A spread (never negative) in percentage points, without a sign."""
-    return num(100 * x, 1)
-
-
 def _comparison_sentence(r) -> str:
     parts = []
     if isinstance(r["strongest"], str):
-        parts.append(f"spread {_points(r['baseline_spread'])} → {_points(r['spread'])} points, "
+        parts.append(f"spread {points(r['baseline_spread'])} → {points(r['spread'])} points, "
                      f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
                      + ("" if r["spread_change_significant"] is True
                         or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
@@ -331,8 +394,80 @@ def _round_cards(ctx: Context, table: pd.DataFrame) -> list:
     return out
 
 
+def _head_to_head(ctx: Context, table: pd.DataFrame) -> list:
+    """The most one-sided pair of each setting."""
+    pairs = ctx.table("head_to_head")
+    pairs = pairs[pairs["rate"] >= 0.5]
+    out = []
+    groups = _groups(pairs)
+    for (condition, policy), g in groups[:MAX_GROUPS]:
+        parts = []
+        for players, rows in g.groupby("players", sort=False):
+            top = rows.loc[rows["rate"].idxmax()]
+            parts.append(f"{players} players: {bandit(top['bandit'])} ahead of "
+                         f"{bandit(top['opponent'])} in "
+                         f"{pct_ci(top['rate'], top['lo'], top['hi'])} of their games")
+        out.append(_lead(_where(ctx, condition, policy), "the most one-sided pair of bandits "
+                         "at the same table (95% CI)") + "; ".join(parts) + ".")
+    if len(groups) > MAX_GROUPS:
+        out.append(f"Every pair of every setting: the head-to-head section "
+                   f"({len(groups) - MAX_GROUPS} more conditions and policies).")
+    return out
+
+
+def _quality(ctx: Context, table: pd.DataFrame) -> list:
+    """Every game-quality metric of each setting (its range over the settings when there are
+    many), then how each condition changes it on the same deals ("the advanced rules make games
+    decided a round later")."""
+    rows = table[table["kind"] == "setting"]
+    known = [m for m in QUALITY if rows[m].notna().any()]
+    if not known:
+        return []
+    groups = _groups(rows)
+    out = []
+    if len(groups) > MAX_GROUPS:
+        out.append("Game quality, lowest to highest over the settings: " + ", ".join(
+            f"{QUALITY[m][0]} {quality_ci(m, rows[m].min(), None, None)} to "
+            f"{quality_ci(m, rows[m].max(), None, None)}" for m in known)
+            + " (every setting: the game-quality section).")
+    else:
+        for (condition, policy), g in groups:
+            parts = [f"{r['players']} players: " + ", ".join(
+                f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'])}"
+                for m in known) for _, r in g.iterrows()]
+            out.append(_lead(_where(ctx, condition, policy), "game quality (95% CI)")
+                       + "; ".join(parts) + ".")
+    changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
+    if changes is None or not len(changes):
+        return out
+    many_policies = len(ctx.design.policies) > 1
+    for (condition, policy), g in changes.groupby(["condition", "policy"], sort=False):
+        base = ctx.design.row(g["baseline"].iloc[0])["condition_label"]
+        out.append(_capital(f"{condition} against {base}")
+                   + (f" ({policy} players, " if many_policies else " (")
+                   + "same deals), the change in game quality: "
+                   + "; ".join(_quality_change(m, rows) for m, rows in
+                               g.groupby("quantity", sort=False)) + ".")
+    return out
+
+
+def _quality_change(metric: str, rows: pd.DataFrame) -> str:
+    """One metric's change over the player counts: its interval at one, its range at several,
+    and how many are significant."""
+    players = sorted(rows["players"])
+    if len(rows) == 1:
+        r = rows.iloc[0]
+        return (f"{QUALITY[metric][0]} {quality_ci(metric, r.difference, r.lo, r.hi, True)} at "
+                f"{r.players} players" + ("" if r.significant else ", not significant"))
+    low, high = rows["difference"].min(), rows["difference"].max()
+    return (f"{QUALITY[metric][0]} {quality_ci(metric, low, None, None, True)} to "
+            f"{quality_ci(metric, high, None, None, True)} at {players[0]} to {players[-1]} "
+            f"players ({int(rows['significant'].sum())} of {len(rows)} significant)")
+
+
 SENTENCES = {"balance": _balance, "compare": _compare, "policies": _policies,
-             "gunslinger": _gunslinger, "seats": _seats, "round_cards": _round_cards}
+             "head_to_head": _head_to_head, "quality": _quality, "gunslinger": _gunslinger,
+             "seats": _seats, "round_cards": _round_cards}
 
 
 # --- figures -----------------------------------------------------------------------------------
@@ -420,10 +555,26 @@ def _axis_label(ax, axis):
 
 
 # --- tables ------------------------------------------------------------------------------------
+def _focus_cells(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame, unit: str) -> dict:
+    """A column per focus bandit: its effect (a setting row) or the change of its effect (a
+    comparison row) with its interval, from the headline rows of that bandit."""
+    cells = {}
+    def key(r):
+        return r.kind, r.setting, r.baseline if isinstance(r.baseline, str) else ""
+
+    for name in ctx.focus:
+        mine = {key(r): pp_ci(r.focus_effect, r.focus_lo, r.focus_hi)
+                for r in table[table["focus"] == name].itertuples()}
+        cells[f"{bandit(name)}, {unit} (95% CI)"] = [mine.get(key(r), "")
+                                                    for r in rows.itertuples()]
+    return cells
+
+
 def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
     display = {"setting": rows["condition"], "players": rows["players"]}
     if len(ctx.design.policies) > 1:
         display["policy"] = rows["policy"]
+    display.update(_focus_cells(ctx, table, rows, "pp"))
     if rows["strongest"].notna().any():
         display["strongest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
                                      for b, e in zip(rows["strongest"], rows["strongest_effect"])]
@@ -458,8 +609,9 @@ def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) ->
                "players": rows["players"]}
     if len(ctx.design.policies) > 1:
         display["policy"] = rows["policy"]
+    display.update(_focus_cells(ctx, table, rows, "change, pp"))
     if rows["spread_change"].notna().any():
-        display["spread, pp"] = [f"{_points(a)} → {_points(b)}" for a, b in
+        display["spread, pp"] = [f"{points(a)} → {points(b)}" for a, b in
                                  zip(rows["baseline_spread"], rows["spread"])]
         display["change, pp (95% CI)"] = [pp_ci(*r) for r in rows[
             ["spread_change", "spread_change_lo", "spread_change_hi"]].itertuples(index=False)]

@@ -7,6 +7,20 @@ from ..context import Context
 from ..document import Section
 
 TITLE = "Methods"
+# The tables of the one family of tests, in words (coltsim.study.report.context.Context.table).
+TESTS = {
+    "effects": "each bandit's effect on the win rate (against the average bandit)",
+    "score_effects": "each bandit's effect on the score",
+    "spread_changes": "each comparison's change of the spread",
+    "compare": "each difference on the same deals (game metrics, each bandit's and each seat's "
+               "win rate, each bandit's cards)",
+    "order": "each seat's win rate against the fair share",
+    "cards": "each round card's effect",
+    "cards_by_bandit": "each round card's effect on each bandit",
+    "quality_changes": "each change of a game-quality metric",
+    "policies": "each policy's share of the victories against its fair share",
+    "rotation_seats": "each seat's share at a table of different policies",
+}
 
 
 def build(ctx: Context) -> Section:
@@ -14,11 +28,15 @@ def build(ctx: Context) -> Section:
                     "among them at 5%",
             "bh": "Benjamini-Hochberg correction, which keeps the expected share of false "
                   "positives among the significant ones at 5%"}[ctx.correction]
+    tables = "; ".join(TESTS.get(name, name.replace("_", " ")) for name in ctx.family.names)
     blocks = [
         f"Multiple comparisons: the {ctx.family.size:,} tests this report marks as significant "
         f"or not (in every table and figure) are one family, adjusted together with the "
         f"{corr}; \"significant\" means an adjusted p-value below 0.05. Intervals are not "
-        "adjusted.",
+        f"adjusted. The family, one test each (and so one adjusted p-value): {tables}. A "
+        "bandit's win rate against the fair share is not tested apart from its effect, and the "
+        "focus bandit's change is an interval, tested as its win rate's difference on the same "
+        "deals.",
         f"Intervals are {ctx.level:.0%}: Wilson score intervals for rates, normal intervals for "
         "means, Welch intervals for differences of means, Newcombe's hybrid score intervals for "
         "differences of rates, and paired-difference intervals for comparisons on the same "

@@ -9,6 +9,7 @@ from ....analysis.headline import subset
 from ... import plots
 from ..context import Context
 from ..document import Section
+from ....words import seat_label
 from ..formatting import p_value, pct_ci, pp, usd, yes
 
 TITLE = "Seat and First Player advantage"
@@ -38,7 +39,7 @@ def build(ctx: Context) -> Section:
             positions=int(order["order"].max()) + 1),
         w.table("seats_order", "Win rate by seat from the First Player", order, pd.DataFrame({
             "setting": order["label"],
-            "seat": order["order"].map(lambda o: "First Player" if o == 0 else f"+{o}"),
+            "seat": order["order"].map(seat_label),
             "win rate (95% CI)": [pct_ci(*r) for r in order[["rate", "lo", "hi"]].itertuples(
                 index=False)],
             "vs fair (pp)": order["vs_fair"].map(pp),

@@ -1,0 +1,84 @@
+"""The game-quality section: is a game tense, is it decided early, can a player come back, and
+how often does a card do nothing (coltsim.analysis.quality), per setting and, for the
+conditions compared, paired on the same deals."""
+from __future__ import annotations
+
+import pandas as pd
+
+from ....analysis import quality as Q
+from ... import plots
+from ..context import Context
+from ..document import Section
+from ..formatting import count, p_value, quality_ci, yes
+
+TITLE = "Game quality"
+WHAT = ("Lead changes count how often the leaders changed from one round's end to the next "
+        "and at the final count (the leaders: the players with the highest score as the rules "
+        "count it then, the Gunslinger bonus only at the end; a tie at the top is a state of its "
+        "own). The deciding round is the round after which the final winner led for good ({end}: "
+        "only the final count, the Gunslinger bonus or the tie-break, made it the winner). A "
+        "comeback is a victory (a shared one in part) by a player last, or tied for last, after "
+        "the penultimate round. The margin is the first final score minus the second. A card "
+        "did nothing when it resolved without effect: a Fire without a bullet or a target, a "
+        "Robbery with nothing to take, a Punch with nobody to punch (a Move, a Floor Change and "
+        "a Marshal card always do something).")
+
+
+def analyse(ctx: Context) -> None:
+    games = ctx.table("quality_games", lambda: Q.game_quality(ctx.f), test=False)
+    ctx.table("quality", lambda: Q.quality(ctx.f, ctx.level, games), test=False)
+    if ctx.design.pairs():
+        ctx.table("quality_changes", lambda: Q.quality_changes(ctx.f, ctx.design.pairs(),
+                                                               ctx.level, games))
+
+
+def build(ctx: Context) -> Section:
+    table = ctx.table("quality")
+    known = [m for m in Q.METRICS if table[m].notna().any()]
+    rounds = ctx.f.settings["rounds"].astype(int) if "rounds" in ctx.f.settings else None
+    end = "rounds + 1" if rounds is None or rounds.nunique() > 1 else str(rounds.iloc[0] + 1)
+    blocks = [WHAT.format(end=end)]
+    missing = [Q.METRICS[m][0] for m in Q.METRICS if m not in known]
+    if missing:
+        blocks.append("Not recorded by the engine that played these games: "
+                      + "; ".join(missing) + ".")
+    policies = list(dict.fromkeys(table["policy"]))
+    keys = [(m, p) for p in policies for m in known]
+    x = "value" if ctx.design.axis else "players"
+
+    def panel(ax, key):
+        metric, policy = key
+        plots.plot_quality(ax, table[table["policy"] == policy], metric, "condition",
+                           ctx.colours["condition"], x,
+                           title=Q.METRICS[metric][0] + (f", {policy}" if len(policies) > 1
+                                                         else ""))
+        ax.set_xlabel(ctx.design.axis.replace("_", " ") if ctx.design.axis else "")
+
+    blocks.append(ctx.w.panels("quality", "Game quality in each setting, 95% intervals.", keys,
+                               panel, panel=(4.2, 3.6), max_cols=3,
+                               rows=len(policies) if len(policies) > 1 else None))
+    blocks.append(ctx.w.table("quality", "Game quality per setting (95% CI)", table,
+                              pd.DataFrame({"setting": table["label"],
+                                            "games": table["games"].map(count),
+                                            **{Q.METRICS[m][0]: _cells(table, m) for m in known}})))
+    changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
+    if changes is not None and len(changes):
+        blocks.append(ctx.w.table(
+            "quality_changes", "Game quality against the baseline on the same deals (setting "
+            "minus baseline, paired)", changes, pd.DataFrame({
+                "setting": changes["label"], "baseline": changes["baseline_label"],
+                "quantity": changes["description"],
+                "baseline value": [quality_ci(r.quantity, r.baseline_mean, None, None)
+                                   for r in changes.itertuples()],
+                "value": [quality_ci(r.quantity, r.mean, None, None)
+                          for r in changes.itertuples()],
+                "difference (95% CI)": [quality_ci(r.quantity, r.difference, r.lo, r.hi, True)
+                                        for r in changes.itertuples()],
+                "adjusted p": changes["p_adjusted"].map(p_value),
+                "significant": changes["significant"].map(yes)})))
+    return Section(TITLE, blocks)
+
+
+def _cells(table: pd.DataFrame, metric: str) -> list[str]:
+    return [quality_ci(metric, *r) for r in table[[metric, f"{metric}_lo", f"{metric}_hi"]]
+            .itertuples(index=False)]
