@@ -8,7 +8,7 @@ import pytest
 from coltsim.analysis import balance, headline
 from coltsim.analysis.design import design_of
 from coltsim.analysis.frames import concat_results
-from coltsim.analysis.synthetic import synthetic_results
+from tests.synthetic import synthetic_results
 from coltsim.cli import main
 from coltsim.setting import make_setting
 from coltsim.study.report import render_from_folder
