@@ -400,10 +400,10 @@ def wait_for(condition, proc, seconds=120):
 def test_two_runs_into_one_folder(tmp_path, capsys, baseline):
     """The second stops with one line naming the first; the first is not disturbed."""
     out = tmp_path / "run"
-    first = cli_run(out, 200_000, "--workers", "1", "--chunk-size", "2000")
+    first = cli_run(out, 100_000, "--workers", "1", "--chunk-size", "2000")
     try:
         wait_for(lambda: (out / ".lock").exists() and (out / ".lock").read_text().strip(), first)
-        assert main(["simulate", "--games", "200000", "--seed", "3", "--out", str(out),
+        assert main(["simulate", "--games", "100000", "--seed", "3", "--out", str(out),
                      "--workers", "1", "--chunk-size", "2000", "--quiet"]) == 2
         err = one_line(capsys)
         assert f"is being written by another coltsim run (process {first.pid} on host " in err
@@ -413,7 +413,7 @@ def test_two_runs_into_one_folder(tmp_path, capsys, baseline):
         _, err = first.communicate(timeout=300)
     assert first.returncode == 0, err
     r = coltsim.load_results(out)
-    assert list(r.games["game"]) == list(range(200_000))
+    assert list(r.games["game"]) == list(range(100_000))
     pdt.assert_frame_equal(r.games[:GAMES], baseline.games)
     assert (out / ".lock").read_text() == ""  # released
 
@@ -517,7 +517,7 @@ def assert_gone(workers: list, pid: int, seconds: float) -> None:
 def test_an_interrupted_run_stops_its_workers_and_leaks_nothing(tmp_path, baseline, how):
     """(``baseline`` compiles the kernel first: the subprocess loads it from the cache.)"""
     out = tmp_path / "run"
-    games, chunk_size = 200_000, 2500
+    games, chunk_size = 100_000, 2500
     proc = cli_run(out, games, "--workers", "2", "--chunk-size", str(chunk_size))
     try:
         wait_for(lambda: len(list(out.glob("games/*/chunk-*.parquet"))) >= 3, proc)
