@@ -265,10 +265,11 @@ def _module_of(function) -> str:
     return function.py_func.__module__.split(".", 1)[1].replace(".", "/") + ".py"
 
 
-def kernel_parts(kind: str, choosers: tuple) -> tuple:
-    """What compiling the ``kind`` kernel ("batch" or "traced") of the table ``choosers``
-    compiles, as coltsim's compile record names it (_jit.announce_compile): the engine, each
-    policy (a search with its models) and the kernel itself, each ``(name, modules)``."""
+def kernel_parts(kind: str, choosers: tuple, module: str = "playout.py") -> tuple:
+    """What compiling the ``kind`` kernel ("batch" or "traced"; "record", of ``module``
+    learn/record.py) of the table ``choosers`` compiles, as coltsim's compile record names it
+    (_jit.announce_compile): the engine, each policy (a search with its models) and the kernel
+    itself, each ``(name, modules)``."""
     parts = {"engine": _ENGINE}
     for code in choosers:
         if code.startswith(USER):
@@ -276,7 +277,7 @@ def kernel_parts(kind: str, choosers: tuple) -> tuple:
         name, *models = code.split(":")
         for part in [name] + [POLICIES[m].chooser for m in models]:
             parts[part] = (_module_of(POLICY_FUNCTIONS[part]),)
-    parts[f"kernel {kind} {'|'.join(choosers)}"] = ("playout.py",)
+    parts[f"kernel {kind} {'|'.join(choosers)}"] = (module,)
     return tuple(parts.items())
 
 

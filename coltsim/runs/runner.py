@@ -169,13 +169,13 @@ def check_scheduler(address: str) -> None:
             raise not_dask(f"it closed the connection ({e.strerror or e})") from None
 
 
-def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, scheduler,
-                 on_done) -> None:
-    """Run the chunks ``todo`` (chunk, first game, games) over the workers;
-    ``on_done(chunk, first, n, result)`` as each one finishes."""
+def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on_done) -> None:
+    """Run the chunks ``todo`` (chunk, first game, games) over the workers, each one
+    ``task(job, chunk, first, n) -> (chunk, first, n, failure, result)`` (chunk.run_chunk, or
+    learn.train's recording); ``on_done(chunk, first, n, result)`` as each one finishes."""
     from joblib import Parallel, delayed
 
-    tasks = (delayed(C.run_chunk)(job, c, first, n) for c, first, n in todo)
+    tasks = (delayed(task)(job, c, first, n) for c, first, n in todo)
     with _backend_context(backend, workers, scheduler):
         results = Parallel(return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(tasks)
@@ -267,7 +267,7 @@ class _Run:
 
         try:
             if todo:
-                _play_chunks(job, todo, self.backend, self.workers, self.scheduler, done)
+                play_chunks(C.run_chunk, job, todo, self.backend, self.workers, self.scheduler, done)
         finally:
             if own_bar:
                 bar.close()
