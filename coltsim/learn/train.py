@@ -41,7 +41,7 @@ import numpy as np
 from .. import __version__
 from .._jit import announce_compile
 from ..engine.scoring import RB_N, RB_WIN, RG_N, RG_N_WINNERS
-from ..playout import kernel_parts, new_kernel_states
+from ..playout import kernel_parts, new_kernel_states, warm_up
 from ..policies import param_vector
 from ..policies.learned import FEATURES, N_FEATURES, WEIGHTS_FILE, load_weights, weights_array
 from ..runs.chunk import resolve_seats
@@ -172,6 +172,7 @@ class _Trainer:
                 teacher = f"ismcts:{job.model}:{job.model}"
                 parts = kernel_parts("record", job.choosers + (teacher,), "learn/record.py")
                 with announce_compile(parts, bar.write if self.progress else None):
+                    warm_up("record", job.choosers + (teacher,))
                     record_chunk(dataclasses.replace(job, share=0.0), 0, first, 1)
                 play_chunks(record_chunk, job, todo, self.backend, self.workers, self.scheduler,
                             done_one)

@@ -34,7 +34,7 @@ from pathlib import Path
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile
-from ..playout import kernel_parts
+from ..playout import kernel_parts, warm_up
 from ..policies import catalog
 from ..results import Results
 from ..setting import FieldError, Setting, make_setting
@@ -193,6 +193,15 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
                 results.close()
 
 
+def load_kernel(job: C.ChunkJob, say=None) -> None:
+    """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
+    with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one
+    game of it."""
+    with announce_compile(kernel_parts("batch", job.choosers), say):
+        warm_up("batch", job.choosers)
+        C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
+
+
 # --- a run --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Run:
@@ -248,8 +257,7 @@ class _Run:
         elif todo and self.backend != "dask":
             # Load or compile the kernel here once, so that the worker processes load it from
             # the cache rather than each compiling it, and the bar's rate leaves it out.
-            with announce_compile(kernel_parts("batch", job.choosers), say):
-                C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
+            load_kernel(job, say)
         games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)
         if own_bar:
