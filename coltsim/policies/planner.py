@@ -685,6 +685,12 @@ def _turns_after(obs):
     return n, total
 
 
+@njit(inline="always")
+def _cards_drawn(obs, p):
+    """Cards a draw brings ``p`` (flow.draw_cards)."""
+    return min(obs.opts[O_DRAW_COUNT], obs.ncards[p, Z_DECK])
+
+
 @njit(inline="always")  # small; called with constants (each would compile a copy)
 def _pick(score, best, chosen, ties, i, rng):
     """Running arg-max with uniform tie-breaking: the new (best, chosen, ties)."""
@@ -713,7 +719,7 @@ def _plan(obs, options, w, rng, s, f):
         k = card_kind(obs.cards[me, Z_HAND, i])
         playable += k != K.BULLET
         robs += k == K.ROB
-    drawn = min(obs.opts[O_DRAW_COUNT], obs.ncards[me, Z_DECK])
+    drawn = _cards_drawn(obs, me)
     best = -1e300
     chosen = 0
     ties = 0
