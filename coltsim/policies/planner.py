@@ -41,10 +41,11 @@ from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
     G_ROUND, G_SLOT, G_T_TARGET, G_TURN, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL,
-    N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, card_kind, card_owner,
+    N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind,
+    card_owner,
 )
 from ..rules import (
-    O_ABILITY, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
+    O_ABILITY, O_ADVANCED, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
     O_NEUTRAL_RUNOUT, O_ROOF_MOVE_MAX, RUNOUT_NOBODY,
 )
 from .catalog import PLANNER_PARAMS, param_vector
@@ -687,8 +688,12 @@ def _turns_after(obs):
 
 @njit(inline="always")
 def _cards_drawn(obs, p):
-    """Cards a draw brings ``p`` (flow.draw_cards)."""
-    return min(obs.opts[O_DRAW_COUNT], obs.ncards[p, Z_DECK])
+    """Cards a draw brings ``p`` (flow.draw_cards): with the advanced rules an empty deck takes
+    the shuffled discards."""
+    left = obs.ncards[p, Z_DECK]
+    if obs.opts[O_ADVANCED] == 1:
+        left += obs.ncards[p, Z_DISCARD]
+    return min(obs.opts[O_DRAW_COUNT], left)
 
 
 @njit(inline="always")  # small; called with constants (each would compile a copy)
