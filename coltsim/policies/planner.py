@@ -26,7 +26,8 @@ floats) and works on them only, so it costs the same on a state as on an observa
 allocates nothing else.  The rules it needs (moves, lines of fire and Belle's protection, the
 Marshal rule and neutral bullets, robbing, punching, the events) are restated on the sketch:
 the engine's functions work on a whole State, and copying one for every option of every
-decision would cost several times the policy's budget (docs/policies.md, Speed).  It reads only what its player may know (view.py's rule): public facts,
+decision would cost several times the policy's budget (docs/policies.md, Speed).
+tests/test_planner_rules.py holds each of them against the engine on positions reached in play.  It reads only what its player may know (view.py's rule): public facts,
 its own hand and face-down cards, the values of its own purses.
 """
 import numpy as np
