@@ -292,7 +292,10 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
             break
         w = new
     best = max(history, key=lambda h: h["planner"]["share"])
-    out = {"weights": best["weights"], "sha256": weights_hash(best["weights"]),
+    out = {"about": "Weights of the learned policy (coltsim/policies/learned.py) by feature, "
+                    "made by coltsim train (coltsim/learn/train.py); sha256 is their hash "
+                    "(learn.train.weights_hash), provenance how they were made.",
+           "weights": best["weights"], "sha256": weights_hash(best["weights"]),
            "provenance": {
                "trained_by": "coltsim train", "coltsim": __version__, "commit": _commit(),
                "config": config.as_dict(), "iteration": best["iteration"],
