@@ -296,7 +296,7 @@ def _engine_probe(states, seed, first_index, lineups, seat_policy, params, opts,
     init_table(st, seat_policy.shape[0], opts, seat_policy, params)
     setup_game(st, seed, first_index, lineups[0])
     step(st)
-    apply(st, 0)
+    apply(st, seat_policy[0])  # (a variable: a constant would compile another apply)
     score_game(st, out_b[0], out_g[0])
 
 
