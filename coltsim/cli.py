@@ -407,7 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=d.budget,
                    help=f"the teacher's (ismcts) playouts per decision (default {d.budget})")
     p.add_argument("--horizon", type=int, default=d.horizon,
-                   help=f"the teacher's rounds of look-ahead (default {d.horizon})")
+                   help=f"the teacher's rounds of look-ahead, 0 to the end of the game "
+                        f"(default {d.horizon})")
     p.add_argument("--teacher-model", default=d.teacher_model,
                    help="the teacher's opponents and playouts: learned (the learner itself, "
                         "default), planner, greedy or random")

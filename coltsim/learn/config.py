@@ -17,7 +17,7 @@ class TrainConfig:
     games: int = 1000  # recorded games per iteration
     share: float = 0.12  # share of the learner's valued decisions the teacher searches
     budget: int = 256  # the teacher's playouts per decision
-    horizon: int = 2  # the teacher's rounds of look-ahead
+    horizon: int = 2  # the teacher's rounds of look-ahead (0: to the end of the game)
     teacher_model: str = "learned"  # its opponents and playouts: the learner (or a fixed model)
     alpha: float = 1.0  # the ridge penalty
     match_deals: int = 500  # deals of each match (x 4 seat rotations)
@@ -31,7 +31,9 @@ class TrainConfig:
         check_count(self.iterations, "iterations", 100)
         check_count(self.games, "games", 10_000_000)
         check_count(self.budget, "budget", 1_000_000)
-        check_count(self.horizon, "horizon", 5)
+        if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 5:
+            raise FieldError("horizon", f"must be 0 (to the end of the game) to 5 rounds, got "
+                                        f"{self.horizon!r}")
         check_count(self.match_deals, "match_deals", 1_000_000)
         from ..policies.catalog import PLAYOUT_NAMES
 
@@ -55,3 +57,7 @@ class TrainConfig:
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+    def identity(self) -> dict:
+        """What its folder must hold the same (``iterations`` only says when to stop)."""
+        return {k: v for k, v in self.as_dict().items() if k != "iterations"}

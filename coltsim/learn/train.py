@@ -17,14 +17,15 @@ Each iteration ``k`` (1, 2 ...):
    interval over the deals.
 
 The training stops after ``iterations`` or as soon as an iteration's weights do not beat their
-predecessor (the interval's lower bound at or under a fair share); the best weights (against
+predecessor (a share at or under the fair one); the best weights (against
 the planners) are the folder's ``weights.json``, with their provenance: the rules, the data,
 the seed, the iterations, the commit.  Install the training extra for the fit:
 ``pip install 'coltsim[train]'`` (scikit-learn).
 
 The folder (``train.json``: the configuration; ``iter-K/``: the chunks' data ``chunk-NNNNN.npz``,
 ``weights.json``, ``match.json``) resumes where it stopped: finished chunks, fits and matches
-are read, not redone; a folder holding another configuration is refused.
+are read, not redone, and more ``iterations`` continue it; a folder holding another
+configuration is refused.
 """
 from __future__ import annotations
 
@@ -53,7 +54,6 @@ from .record import R_DECISION, R_GAME, R_N, V_MEAN, V_N, V_VISITS, recorder
 
 CHUNK = 50  # games per chunk of a recording (a few seconds of search each)
 ROWS_PER_GAME = 400  # room for the rows of a recorded game (about 14 decisions x 6 options)
-FAIR = 0.25
 
 
 @dataclass(frozen=True)
@@ -102,18 +102,19 @@ def _write_json(path: Path, obj) -> None:
 def _open_folder(folder: Path, config: TrainConfig) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "train.json"
+    identity = config.identity()
     if path.exists():
         saved = json.loads(path.read_text())
-        if saved != config.as_dict():
-            diff = sorted(k for k in set(saved) | set(config.as_dict())
-                          if saved.get(k) != config.as_dict().get(k))
+        if saved != identity:
+            diff = sorted(k for k in set(saved) | set(identity)
+                          if saved.get(k) != identity.get(k))
             raise FieldError("folder", f"{folder} holds a training of another configuration "
                                        f"(it differs in {', '.join(diff)}); choose another folder")
     elif any(folder.iterdir()):
         raise FieldError("folder", f"{folder} is not empty and holds no training (no "
                                    "train.json); choose a new or empty folder")
     else:
-        _write_json(path, config.as_dict())
+        _write_json(path, identity)
 
 
 def weights_dict(w: np.ndarray) -> dict:
@@ -287,8 +288,8 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
         say(f"iteration {k}: {_share(result['predecessor'])} against three of iteration "
             f"{k - 1}, {_share(result['planner'])} against three planners "
             f"({fitted['fit']['decisions']:,} decisions fitted)")
-        if result["predecessor"]["lo"] <= FAIR:
-            say(f"iteration {k} does not beat its predecessor beyond doubt: stopping")
+        if result["predecessor"]["share"] <= 1 / config.players:
+            say(f"iteration {k} does not beat its predecessor: stopping")
             break
         w = new
     best = max(history, key=lambda h: h["planner"]["share"])
