@@ -196,7 +196,10 @@ def _slot_player(st, letter, slot):
     return _wrap(first + slot, players), 0
 
 
-@njit
+# The steps that run most often, Schemin' and Stealin' (with plan_options) and the plan's apply,
+# are inlined into ``step`` and ``apply``: each is called from that one place, so nothing is
+# compiled twice, and a game saves hundreds of calls (about 9% of a random game's time).
+@njit(inline="always")
 def plan_options(st, p, letter, turn, half):
     """Cards ``p`` may play (face up, or down in a tunnel or by Ghost's ability) and draw."""
     down = FACE_DOWN if letter == K.TURN_TUNNEL else 0
@@ -231,7 +234,7 @@ def _playable_cards(hand, n_hand, down, ghosts, options):
     return n
 
 
-@njit
+@njit(inline="always")
 def _scheme_step(st):
     turns = turns_of(st, st.rounds[st.game[G_ROUND]])
     while True:  # past a turn whose player-turns are all done (nothing to note), to the next
@@ -257,7 +260,7 @@ def _scheme_step(st):
     request(st, p, DK_PLAN, n)
 
 
-@njit
+@njit(inline="always")
 def _apply_plan(st, p, value):
     t = st.game[G_TURN]
     if value == OPT_DRAW:
@@ -308,7 +311,7 @@ def _begin_step(st):
     st.game[G_GIVEN] = 0
 
 
-@njit
+@njit(inline="always")
 def _steal_step(st):
     i = st.game[G_POS]
     if i >= st.game[G_PILE_N]:
