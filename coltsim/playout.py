@@ -30,7 +30,7 @@ from numba import types
 from numba.extending import overload
 
 from .engine.check import check_invariants
-from .engine.flow import STEP_DECISION, STEP_OVER, apply, step
+from .engine.flow import STEP_OVER, apply, decision_pending, step
 from .engine.log import LOG_W, drain_records
 from .engine.rng import RNG_DECIDE
 from .engine.scoring import RB_N, RG_N, score_game
@@ -169,11 +169,10 @@ def play_out(key, check, st, scratch, log):
     n = record_step(log, st, 0)  # the setup's note
     checked = -1
     while True:
-        status = step(st)
-        if status == STEP_DECISION:
+        if decision_pending(st):  # (asked before stepping: a step would only say so)
             st.game[G_DECISIONS] += 1
             apply(st, choose(key, st, scratch))
-        elif status == STEP_OVER:
+        elif step(st) == STEP_OVER:
             return n
         checked = check_step(check, st, checked)
         n = record_step(log, st, n)
