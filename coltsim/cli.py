@@ -142,6 +142,20 @@ def _bench(args) -> None:
     print(json.dumps(r) if args.json else format_bench(r))
 
 
+def _train(args) -> None:
+    from .learn.config import TrainConfig
+    from .learn.train import train
+
+    config = TrainConfig(seed=args.seed, iterations=args.iterations, games=args.games,
+                         share=args.share, budget=args.budget, horizon=args.horizon,
+                         teacher_model=args.teacher_model,
+                         alpha=args.alpha, match_deals=args.match_deals, players=args.players,
+                         rules=_json_object("--rules", args.rules) or {})
+    train(args.folder, config, workers=args.workers, backend=args.backend,
+          scheduler=args.scheduler, progress=not args.quiet,
+          say=(lambda text: None) if args.quiet else print)
+
+
 def _run(args) -> None:
     from .study.run import run_experiment
 
@@ -234,6 +248,12 @@ def _replace_flag(p, what: str) -> None:
 def _workers_flags(p, help_text: str) -> None:
     p.add_argument("--workers", type=int, help=help_text)
     p.add_argument("--n-jobs", action=_Renamed, new="--workers")
+
+
+def _train_defaults():
+    from .learn.config import TrainConfig
+
+    return TrainConfig()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -371,6 +391,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="check engine invariants (slower)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=_simulate)
+
+    p = sub.add_parser("train", help="train the learned policy from search (expert iteration) "
+                                     "into a resumable folder; needs coltsim[train]")
+    p.add_argument("folder", help="the training's folder (rerun to resume)")
+    d = _train_defaults()
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--iterations", type=int, default=d.iterations,
+                   help=f"at most this many (default {d.iterations}; it stops when an "
+                        "iteration does not beat its predecessor)")
+    p.add_argument("--games", type=int, default=d.games,
+                   help=f"recorded games per iteration (default {d.games:,})")
+    p.add_argument("--share", type=float, default=d.share,
+                   help=f"share of the decisions the teacher searches (default {d.share})")
+    p.add_argument("--budget", type=int, default=d.budget,
+                   help=f"the teacher's (ismcts) playouts per decision (default {d.budget})")
+    p.add_argument("--horizon", type=int, default=d.horizon,
+                   help=f"the teacher's rounds of look-ahead, 0 to the end of the game "
+                        f"(default {d.horizon})")
+    p.add_argument("--teacher-model", default=d.teacher_model,
+                   help="the teacher's opponents and playouts: learned (the learner itself, "
+                        "default), planner, greedy or random")
+    p.add_argument("--alpha", type=float, default=d.alpha,
+                   help=f"the ridge penalty (default {d.alpha})")
+    p.add_argument("--match-deals", type=int, default=d.match_deals,
+                   help=f"deals of each match, x 4 seat rotations (default {d.match_deals})")
+    p.add_argument("--players", type=int, default=d.players, help="3 to 6 (default 4)")
+    p.add_argument("--rules", help='rule options as JSON (default: the printed rules)')
+    _workers_flags(p, "parallel workers (default: every core)")
+    p.add_argument("--backend", default="loky", help="loky (processes), threading or dask")
+    p.add_argument("--scheduler", help="Dask scheduler address tcp://HOST:PORT")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    p.set_defaults(func=_train)
 
     p = sub.add_parser("bench", help="games per second per core, and compile times")
     p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")

@@ -30,7 +30,7 @@ from numba import types
 from numba.extending import overload
 
 from .engine.check import check_invariants
-from .engine.flow import STEP_DECISION, STEP_OVER, apply, step
+from .engine.flow import STEP_OVER, apply, decision_pending, step
 from .engine.log import LOG_W, drain_records
 from .engine.rng import RNG_DECIDE
 from .engine.scoring import RB_N, RG_N, score_game
@@ -169,11 +169,10 @@ def play_out(key, check, st, scratch, log):
     n = record_step(log, st, 0)  # the setup's note
     checked = -1
     while True:
-        status = step(st)
-        if status == STEP_DECISION:
+        if decision_pending(st):  # (asked before stepping: a step would only say so)
             st.game[G_DECISIONS] += 1
             apply(st, choose(key, st, scratch))
-        elif status == STEP_OVER:
+        elif step(st) == STEP_OVER:
             return n
         checked = check_step(check, st, checked)
         n = record_step(log, st, n)
@@ -265,19 +264,87 @@ def _module_of(function) -> str:
     return function.py_func.__module__.split(".", 1)[1].replace(".", "/") + ".py"
 
 
-def kernel_parts(kind: str, choosers: tuple) -> tuple:
-    """What compiling the ``kind`` kernel ("batch" or "traced") of the table ``choosers``
-    compiles, as coltsim's compile record names it (_jit.announce_compile): the engine, each
-    policy (a search with its models) and the kernel itself, each ``(name, modules)``."""
+def kernel_parts(kind: str, choosers: tuple, module: str = "playout.py") -> tuple:
+    """What compiling the ``kind`` kernel ("batch" or "traced"; "record", of ``module``
+    learn/record.py) of the table ``choosers`` compiles, as coltsim's compile record names it
+    (_jit.announce_compile): the engine, each policy (a search with its models) and the kernel
+    itself, each ``(name, modules)``."""
     parts = {"engine": _ENGINE}
     for code in choosers:
         if code.startswith(USER):
             continue
-        name, *models = code.split(":")
-        for part in [name] + [POLICIES[m].chooser for m in models]:
+        for part in _code_parts(code):
             parts[part] = (_module_of(POLICY_FUNCTIONS[part]),)
-    parts[f"kernel {kind} {'|'.join(choosers)}"] = ("playout.py",)
+    parts[f"kernel {kind} {'|'.join(choosers)}"] = (module,)
     return tuple(parts.items())
+
+
+def _chooser_probe(code: str):
+    """A function that asks the chooser ``code`` as a table's kernel does (``choose`` on
+    ``states[0]`` and ``states[1:]``): compiling it compiles, and caches, the chooser for the
+    kernel's own types.  Never run."""
+    @numba.njit(nogil=True)  # not cached: only what it calls is wanted
+    def probe(states):
+        return choose(code, states[0], states[1:])
+    return probe
+
+
+@numba.njit(nogil=True)  # not cached, never run: compiling it compiles and caches the engine
+def _engine_probe(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g):
+    st = states[0]
+    init_table(st, seat_policy.shape[0], opts, seat_policy, params)
+    setup_game(st, seed, first_index, lineups[0])
+    step(st)
+    apply(st, seat_policy[0])  # (a variable: a constant would compile another apply)
+    score_game(st, out_b[0], out_g[0])
+
+
+def compile_chooser(code: str) -> None:
+    """Compile (into numba's cache) the chooser ``code`` of a table (``warm_up``'s worker)."""
+    _chooser_probe(code).compile((numba.typeof(new_kernel_states()),))
+
+
+def warm_up(kind: str, choosers: tuple) -> None:
+    """Before the first call of a table's kernel on a machine that has compiled none of it:
+    compile the table's policies in other processes while this one compiles the engine, so that
+    the kernel's compile then finds both in numba's cache and a first start costs the longer of
+    the two rather than their sum.  Nothing to do when coltsim's record (_jit) has the engine
+    or every policy compiled already, or for a table of random and user policies."""
+    import os
+    import subprocess
+    import sys
+
+    from ._jit import compiled
+
+    parts = kernel_parts(kind, choosers)
+    if compiled(parts[0]):  # the engine: nothing left to overlap with
+        return
+    by_name = dict(parts)
+    codes = [c for c in dict.fromkeys(choosers) if not c.startswith(USER) and c != "random"
+             and not all(compiled((n, by_name[n])) for n in _code_parts(c))]
+    if not codes:
+        return
+    workers = [subprocess.Popen([sys.executable, "-c", "import sys; from coltsim.playout import "
+                                 "compile_chooser; compile_chooser(sys.argv[1])", code],
+                                env=dict(os.environ), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for code in codes]
+    try:
+        import numpy as np
+
+        states = new_kernel_states()
+        args = (states, np.int64(0), np.int64(0), np.zeros((1, 1), np.int64),
+                np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros(1, np.int64),
+                np.zeros((1, 1, RB_N), np.int32), np.zeros((1, RG_N), np.int32))
+        _engine_probe.compile(tuple(numba.typeof(a) for a in args))
+    finally:
+        for w in workers:  # a worker that failed leaves its part to the kernel's compile
+            w.wait()
+
+
+def _code_parts(code: str) -> list:
+    """The parts of the compile record a chooser code compiles (itself and its models)."""
+    name, *models = code.split(":")
+    return [name] + [POLICIES[m].chooser for m in models]
 
 
 def new_kernel_states():
@@ -286,4 +353,5 @@ def new_kernel_states():
 
 
 __all__ = ["FAIL_ILLEGAL_OPTION", "LOG_W", "RB_N", "RG_N", "batch_kernel", "choose",
-           "kernel_parts", "new_kernel_states", "play_game", "play_out", "traced_kernel"]
+           "compile_chooser", "kernel_parts", "new_kernel_states", "play_game", "play_out",
+           "traced_kernel", "warm_up"]

@@ -20,6 +20,7 @@ from coltsim.engine.state import (
 from coltsim.policies import param_vector, resolve_policies
 from coltsim.playout import choose
 from coltsim.policies.catalog import PLAYOUT_GREEDY
+from coltsim.policies.learned import WEIGHTS
 from coltsim.policies.ismcts import (
     KEY_STRIDE, ROOT, T_AVAIL, T_CHILD, T_KEY, T_N, T_SIBLING, T_VISITS, _select, halving_rounds,
     ismcts_policy, keep_better_half, root_iterations,
@@ -169,7 +170,7 @@ def _true_values(states, reps, values):
             w = states[2]
             seed_streams(w.rng, w.rng.shape[0], r, i)
             apply(w, i)
-            play_until(w, PLAYOUT_GREEDY, states[3:], w.game[G_N_ROUNDS])
+            play_until(w, PLAYOUT_GREEDY, states[3:], w.game[G_N_ROUNDS], WEIGHTS)
             values[i] += outcome(w, 0, 0.0, out_b, out_g) / reps
 
 

@@ -196,7 +196,10 @@ def _slot_player(st, letter, slot):
     return _wrap(first + slot, players), 0
 
 
-@njit
+# The steps that run most often, Schemin' and Stealin' (with plan_options) and the plan's apply,
+# are inlined into ``step`` and ``apply``: each is called from that one place, so nothing is
+# compiled twice, and a game saves hundreds of calls (about 9% of a random game's time).
+@njit(inline="always")
 def plan_options(st, p, letter, turn, half):
     """Cards ``p`` may play (face up, or down in a tunnel or by Ghost's ability) and draw."""
     down = FACE_DOWN if letter == K.TURN_TUNNEL else 0
@@ -231,19 +234,20 @@ def _playable_cards(hand, n_hand, down, ghosts, options):
     return n
 
 
-@njit
+@njit(inline="always")
 def _scheme_step(st):
     turns = turns_of(st, st.rounds[st.game[G_ROUND]])
-    t = st.game[G_TURN]
-    if t >= K.MAX_TURNS or turns[t] == K.NO_TURN:
-        _end_scheme(st)
-        return
-    letter = turns[t]
-    slots = st.game[G_PLAYERS] * (2 if letter == K.TURN_SPEEDING else 1)
-    if st.game[G_SLOT] >= slots:
+    while True:  # past a turn whose player-turns are all done (nothing to note), to the next
+        t = st.game[G_TURN]
+        if t >= K.MAX_TURNS or turns[t] == K.NO_TURN:
+            _end_scheme(st)
+            return
+        letter = turns[t]
+        slots = st.game[G_PLAYERS] * (2 if letter == K.TURN_SPEEDING else 1)
+        if st.game[G_SLOT] < slots:
+            break
         st.game[G_TURN] += 1
         st.game[G_SLOT] = 0
-        return
     p, half = _slot_player(st, letter, st.game[G_SLOT])
     n = plan_options(st, p, letter, t, half)
     if n == 0:
@@ -256,7 +260,7 @@ def _scheme_step(st):
     request(st, p, DK_PLAN, n)
 
 
-@njit
+@njit(inline="always")
 def _apply_plan(st, p, value):
     t = st.game[G_TURN]
     if value == OPT_DRAW:
@@ -307,7 +311,7 @@ def _begin_step(st):
     st.game[G_GIVEN] = 0
 
 
-@njit
+@njit(inline="always")
 def _steal_step(st):
     i = st.game[G_POS]
     if i >= st.game[G_PILE_N]:
@@ -492,14 +496,20 @@ STEP_DECISION = 1
 STEP_OVER = 2
 
 
+@njit(inline="always")
+def decision_pending(st):
+    """A real decision (two or more legal options) waits for ``apply``."""
+    return st.game[G_PEND_N] > 1
+
+
 @njit
 def step(st):
     """Do one unit of work: a phase step, or a decision with a single legal option.
 
     Returns STEP_DECISION when a real decision is pending, STEP_OVER when the game is over."""
-    n = st.game[G_PEND_N]
-    if n > 1:
+    if decision_pending(st):
         return STEP_DECISION
+    n = st.game[G_PEND_N]
     if n == 1:
         apply(st, n - 1)  # option 0, not spelt as a constant: numba would compile apply twice
         return STEP_MOVED
@@ -522,10 +532,10 @@ def step(st):
 @njit
 def advance(st):
     """Play on until a real decision is pending (True) or the game is over (False)."""
-    while True:
-        s = step(st)
-        if s != STEP_MOVED:
-            return s == STEP_DECISION
+    while not decision_pending(st):
+        if step(st) == STEP_OVER:
+            return False
+    return True
 
 
 @njit

@@ -48,25 +48,44 @@ def seed_streams(rng, n_streams, master_seed, game_index):
         rng[s, 1] = np.uint64(0)
 
 
+@njit(inline="always")
+def _draw(key, count):
+    """Draw number ``count`` of the stream keyed ``key``."""
+    return _mix(key + _GAMMA * count)
+
+
+@njit(inline="always")
+def _below(u, n):
+    """``u`` (a draw) as a uniform integer in ``[0, n)`` (multiply-shift; bias below 2**-32
+    for n < 64)."""
+    return np.int64(((u >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 # The draws are inlined where they are used: called with a constant stream (RNG_CHANCE...), a
 # compiled function would be compiled once more for each constant.
 @njit(inline="always")
 def next_u64(rng, stream):
     rng[stream, 1] += np.uint64(1)
-    return _mix(rng[stream, 0] + _GAMMA * rng[stream, 1])
+    return _draw(rng[stream, 0], rng[stream, 1])
 
 
 @njit(inline="always")
 def randint(rng, stream, n):
-    """A uniform integer in ``[0, n)`` (multiply-shift; bias below 2**-32 for n < 64)."""
-    return np.int64(((next_u64(rng, stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    """A uniform integer in ``[0, n)``."""
+    return _below(next_u64(rng, stream), n)
 
 
 @njit(inline="always")
 def shuffle(rng, stream, a, n):
-    """Fisher-Yates shuffle of ``a[:n]`` in place."""
+    """Fisher-Yates shuffle of ``a[:n]`` in place, drawing as ``randint`` would."""
+    # The stream's key and counter are kept in registers: read through ``rng`` at every draw,
+    # each would wait for the swap before it (the compiler cannot tell ``a`` from ``rng``).
+    key = rng[stream, 0]
+    count = rng[stream, 1]
     for i in range(n - 1, 0, -1):
-        j = randint(rng, stream, i + 1)
+        count += np.uint64(1)
+        j = _below(_draw(key, count), i + 1)
         t = a[i]
         a[i] = a[j]
         a[j] = t
+    rng[stream, 1] = count

@@ -66,6 +66,7 @@ from ..engine.state import (
     copy_state,
 )
 from .catalog import DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN
+from .learned import WEIGHTS
 from .models import call_model
 from .observe import WORLD_SCRATCH_N, sample_world_with
 from .rollout import outcome
@@ -181,7 +182,7 @@ def _select(w, tree, total, node, used, c, rng, default):
 
 
 @njit
-def _play(w, player, tree, total, used, path, c, margin, playout, opponents, scratch, stop,
+def _play(w, player, tree, total, used, path, c, margin, playout, opponents, mw, scratch, stop,
           out_b, out_g, rng):
     """Play the sampled world ``w`` on from the root's child ``path[1]`` (its option applied):
     select and expand at the player's own decisions, play out, back up along the path."""
@@ -192,11 +193,11 @@ def _play(w, player, tree, total, used, path, c, margin, playout, opponents, scr
         if w.game[G_ROUND] >= stop:
             break
         if not in_tree:
-            apply(w, call_model(playout, w, scratch))
+            apply(w, call_model(playout, w, scratch, mw))
         elif w.game[G_PEND_PLAYER] != player:
-            apply(w, call_model(opponents, w, scratch))
+            apply(w, call_model(opponents, w, scratch, mw))
         else:
-            default = call_model(playout, w, scratch)
+            default = call_model(playout, w, scratch, mw)
             i, e = _select(w, tree, total, node, used, c, rng, default)
             if i < 0 or depth + 1 >= MAX_DEPTH:
                 in_tree = False
@@ -237,13 +238,14 @@ def keep_better_half(alive, m, tree, total, edges):
 def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
     """Information-set MCTS over the player's own decisions, with the models number ``playout``
     and ``opponents`` (constants: models.py) (module docstring)."""
-    return ismcts_search(obs, kind, options, params, rng, playout, opponents, None)
+    return ismcts_search(obs, kind, options, params, rng, playout, opponents, WEIGHTS, None)
 
 
 @njit
-def ismcts_search(obs, kind, options, params, rng, playout, opponents, stats):
-    """``ismcts_policy``, and with ``stats`` (``float64[n, 2]``, or None) each option's mean
-    outcome and playouts at the root: what a learner is taught (coltsim/learn)."""
+def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats):
+    """``ismcts_policy`` with ``mw`` the weights of the model ``learned`` (models.call_model),
+    and with ``stats`` (``float64[n, 2]``, or None) each option's mean outcome and playouts at
+    the root: what a learner is taught (coltsim/learn)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
     budget = int(params[I_BUDGET]) if params[I_BUDGET] >= 1 else DEFAULT_ISMCTS_BUDGET
@@ -286,7 +288,7 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, stats):
                 path[1] = edges[alive[j]]
                 apply(worlds[1], alive[j])
                 _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
-                      worlds[2:], stop, out_b, out_g, rng)
+                      mw, worlds[2:], stop, out_b, out_g, rng)
         spent += per * m
         m = keep_better_half(alive, m, tree, total, edges)
     if stats is not None:

@@ -99,10 +99,17 @@ _VALUES = N_FEATURES
 def load_weights(path=WEIGHTS_FILE) -> np.ndarray:
     """The weights of ``path`` (a ``learned.json``: weights by feature name) in FEATURES order;
     a feature it does not name weighs 0."""
-    by_name = json.loads(Path(path).read_text())["weights"]
+    try:
+        return weights_array(json.loads(Path(path).read_text())["weights"])
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+def weights_array(by_name: dict) -> np.ndarray:
+    """Weights by feature name in FEATURES order; a feature not named weighs 0."""
     unknown = set(by_name) - set(FEATURES)
     if unknown:
-        raise ValueError(f"{path}: unknown features {sorted(unknown)}; known: {FEATURES}")
+        raise ValueError(f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}")
     return np.array([float(by_name.get(name, 0.0)) for name in FEATURES])
 
 
@@ -438,4 +445,5 @@ def learned_decide(st, scratch, w, rng):
 
 
 __all__ = ["FEATURES", "N_FEATURES", "WEIGHTS", "features", "learned_decide", "load_weights",
+           "weights_array",
            "option_values"]

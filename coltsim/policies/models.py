@@ -5,7 +5,9 @@ fixed parameters (``model(w, scratch) -> int``, the answer to the pending decisi
 ``w`` for any seat; ``scratch`` the states it may use, as a chooser's: builtin.py).  A model is named by its index in
 catalog.PLAYOUT_NAMES, always a constant: ``call_model(model, w, scratch)`` then compiles to a
 direct call of that model, and a search is compiled once for each model it is given, with that
-model only (numba specialises a function on a constant argument).
+model only (numba specialises a function on a constant argument).  ``learned``'s weights are an
+argument of the search (``mw``: its own ``WEIGHTS``, or a learner's while it is trained), so
+that a search can model a learner whose weights are not the shipped ones without a compile.
 """
 from numba import types
 from numba.extending import overload
@@ -36,22 +38,32 @@ def model_planner(w, scratch):
 @njit
 def model_learned(w, scratch):
     """``learned`` with its trained weights."""
-    p = w.game[G_PEND_PLAYER]
-    return learned_decide(w, scratch, WEIGHTS, w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+    return _learned_with(w, scratch, WEIGHTS)
 
 
 MODELS = dict(zip(PLAYOUT_NAMES, (model_greedy, model_random, model_planner, model_learned)))
 
 
-def call_model(model, w, scratch):
+def call_model(model, w, scratch, mw):
     """The answer of model number ``model`` (catalog.PLAYOUT_NAMES) at the pending decision of
-    ``w``.  Compiled, ``model`` must be a constant (the overload below)."""
+    ``w``, ``learned`` with the weights ``mw``.  Compiled, ``model`` must be a constant (the
+    overload below)."""
+    if PLAYOUT_NAMES[model] == "learned":
+        return _learned_with(w, scratch, mw)
     return MODELS[PLAYOUT_NAMES[model]](w, scratch)
 
 
+@njit
+def _learned_with(w, scratch, mw):
+    p = w.game[G_PEND_PLAYER]
+    return learned_decide(w, scratch, mw, w.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1])
+
+
 @overload(call_model, jit_options={"nogil": True})
-def _call_model_overload(model, w, scratch):
+def _call_model_overload(model, w, scratch, mw):
     if not isinstance(model, types.IntegerLiteral):
         return None  # numba then tries again with the constant's literal type
+    if PLAYOUT_NAMES[model.literal_value] == "learned":
+        return lambda model, w, scratch, mw: _learned_with(w, scratch, mw)
     chosen = MODELS[PLAYOUT_NAMES[model.literal_value]]
-    return lambda model, w, scratch: chosen(w, scratch)
+    return lambda model, w, scratch, mw: chosen(w, scratch)

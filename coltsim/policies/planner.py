@@ -26,7 +26,8 @@ floats) and works on them only, so it costs the same on a state as on an observa
 allocates nothing else.  The rules it needs (moves, lines of fire and Belle's protection, the
 Marshal rule and neutral bullets, robbing, punching, the events) are restated on the sketch:
 the engine's functions work on a whole State, and copying one for every option of every
-decision would cost several times the policy's budget (docs/policies.md, Speed).  It reads only what its player may know (view.py's rule): public facts,
+decision would cost several times the policy's budget (docs/policies.md, Speed).
+tests/test_planner_rules.py holds each of them against the engine on positions reached in play.  It reads only what its player may know (view.py's rule): public facts,
 its own hand and face-down cards, the values of its own purses.
 """
 import numpy as np
@@ -41,10 +42,11 @@ from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
     G_ROUND, G_SLOT, G_T_TARGET, G_TURN, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL,
-    N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, card_kind, card_owner,
+    N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind,
+    card_owner,
 )
 from ..rules import (
-    O_ABILITY, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
+    O_ABILITY, O_ADVANCED, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
     O_NEUTRAL_RUNOUT, O_ROOF_MOVE_MAX, RUNOUT_NOBODY,
 )
 from .catalog import PLANNER_PARAMS, param_vector
@@ -685,6 +687,16 @@ def _turns_after(obs):
     return n, total
 
 
+@njit(inline="always")
+def _cards_drawn(obs, p):
+    """Cards a draw brings ``p`` (flow.draw_cards): with the advanced rules an empty deck takes
+    the shuffled discards."""
+    left = obs.ncards[p, Z_DECK]
+    if obs.opts[O_ADVANCED] == 1:
+        left += obs.ncards[p, Z_DISCARD]
+    return min(obs.opts[O_DRAW_COUNT], left)
+
+
 @njit(inline="always")  # small; called with constants (each would compile a copy)
 def _pick(score, best, chosen, ties, i, rng):
     """Running arg-max with uniform tie-breaking: the new (best, chosen, ties)."""
@@ -713,7 +725,7 @@ def _plan(obs, options, w, rng, s, f):
         k = card_kind(obs.cards[me, Z_HAND, i])
         playable += k != K.BULLET
         robs += k == K.ROB
-    drawn = min(obs.opts[O_DRAW_COUNT], obs.ncards[me, Z_DECK])
+    drawn = _cards_drawn(obs, me)
     best = -1e300
     chosen = 0
     ties = 0

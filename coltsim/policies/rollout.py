@@ -36,6 +36,7 @@ from ..engine.state import (
     B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states, copy_state,
 )
 from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON
+from .learned import WEIGHTS
 from .models import call_model
 from .observe import sample_world
 from .view import rand_below
@@ -44,13 +45,14 @@ MARGIN_WEIGHT = 0.05
 
 
 @njit
-def play_until(w, model, scratch, stop_round):
-    """Play ``w`` with model number ``model`` (a constant: models.py) in every seat
-    (``scratch``: its scratch states) until the game ends or round ``stop_round`` begins."""
+def play_until(w, model, scratch, stop_round, mw):
+    """Play ``w`` with model number ``model`` (a constant: models.py; ``learned`` with the
+    weights ``mw``) in every seat (``scratch``: its scratch states) until the game ends or round
+    ``stop_round`` begins."""
     while advance(w):
         if w.game[G_ROUND] >= stop_round:
             return
-        apply(w, call_model(model, w, scratch))
+        apply(w, call_model(model, w, scratch, mw))
 
 
 @njit
@@ -93,7 +95,7 @@ def rollout_policy(obs, kind, options, params, rng, playout):
         for i in range(n):
             copy_state(scratch, 1, world)
             apply(trial, i)
-            play_until(trial, playout, scratch[2:], stop)
+            play_until(trial, playout, scratch[2:], stop, WEIGHTS)
             total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
     best = 0
     ties = 0

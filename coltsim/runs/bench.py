@@ -29,10 +29,9 @@ _COMPILE_SNIPPET = """
 import time
 t = time.perf_counter()
 from coltsim.setting import make_setting
-from coltsim.runs.chunk import run_chunk
-from coltsim.runs.runner import _Run
+from coltsim.runs.runner import _Run, load_kernel
 run = _Run.make(make_setting({players}, policies={policy!r}), 2, 0, None, 1, "loky", None, False)
-run_chunk(run.job(None), 0, 0, 2)
+load_kernel(run.job(None))
 print(time.perf_counter() - t)
 """
 

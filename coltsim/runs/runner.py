@@ -34,7 +34,7 @@ from pathlib import Path
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile
-from ..playout import kernel_parts
+from ..playout import kernel_parts, warm_up
 from ..policies import catalog
 from ..results import Results
 from ..setting import FieldError, Setting, make_setting
@@ -169,13 +169,13 @@ def check_scheduler(address: str) -> None:
             raise not_dask(f"it closed the connection ({e.strerror or e})") from None
 
 
-def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, scheduler,
-                 on_done) -> None:
-    """Run the chunks ``todo`` (chunk, first game, games) over the workers;
-    ``on_done(chunk, first, n, result)`` as each one finishes."""
+def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on_done) -> None:
+    """Run the chunks ``todo`` (chunk, first game, games) over the workers, each one
+    ``task(job, chunk, first, n) -> (chunk, first, n, failure, result)`` (chunk.run_chunk, or
+    learn.train's recording); ``on_done(chunk, first, n, result)`` as each one finishes."""
     from joblib import Parallel, delayed
 
-    tasks = (delayed(C.run_chunk)(job, c, first, n) for c, first, n in todo)
+    tasks = (delayed(task)(job, c, first, n) for c, first, n in todo)
     with _backend_context(backend, workers, scheduler):
         results = Parallel(return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(tasks)
@@ -191,6 +191,15 @@ def _play_chunks(job: C.ChunkJob, todo: list, backend: str, workers: int, schedu
                 warnings.filterwarnings("ignore", "[^\n]*You could benefit from adjusting the "
                                         "input task iterator", UserWarning)
                 results.close()
+
+
+def load_kernel(job: C.ChunkJob, say=None) -> None:
+    """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
+    with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one
+    game of it."""
+    with announce_compile(kernel_parts("batch", job.choosers), say):
+        warm_up("batch", job.choosers)
+        C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
 
 
 # --- a run --------------------------------------------------------------------------------------
@@ -248,8 +257,7 @@ class _Run:
         elif todo and self.backend != "dask":
             # Load or compile the kernel here once, so that the worker processes load it from
             # the cache rather than each compiling it, and the bar's rate leaves it out.
-            with announce_compile(kernel_parts("batch", job.choosers), say):
-                C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
+            load_kernel(job, say)
         games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)
         if own_bar:
@@ -267,7 +275,7 @@ class _Run:
 
         try:
             if todo:
-                _play_chunks(job, todo, self.backend, self.workers, self.scheduler, done)
+                play_chunks(C.run_chunk, job, todo, self.backend, self.workers, self.scheduler, done)
         finally:
             if own_bar:
                 bar.close()
