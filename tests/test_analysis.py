@@ -1,4 +1,4 @@
-"""Analyses on synthetic results with known answers (coltsim.analysis.synthetic plants them)."""
+"""Analyses on synthetic results with known answers (tests/synthetic.py plants them)."""
 import math
 
 import numpy as np
@@ -9,7 +9,7 @@ from coltsim.analysis import balance, compare, gunslinger, round_cards, seats, s
 from coltsim.analysis.design import design_of
 from coltsim.analysis.frames import concat_results, win_share
 from coltsim.results import Results
-from coltsim.analysis.synthetic import synthetic_results
+from tests.synthetic import synthetic_results
 
 PLAYERS = (3, 4, 5, 6)
 GAMES = 20_000

@@ -1,5 +1,6 @@
 """The benchmark scripts run (tiny sizes): they are measured by hand, so a broken import or a
-changed default would otherwise go unnoticed until someone needs a figure."""
+changed default would otherwise go unnoticed until someone needs a figure.  Slow tier: each
+script compiles kernels of its own (uncached, some of them) in a process of its own."""
 import json
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script, args", [
     ("engine_speed.py", ["--games", "2000", "--json"]),
     ("end_to_end.py", ["--games", "2000", "--workers", "1", "--quiet"]),

@@ -54,6 +54,7 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
 def test_run_writes_every_file_and_report_rerenders(tmp_path, capsys):
     toml = tmp_path / "tiny.toml"
     toml.write_text('name = "tiny"\ndescription = "two tiny settings"\nseed = 3\ngames = 300\n'
+                    'analyses = ["balance", "compare"]\n'  # (test_report builds every section)
                     '[sweep]\nplayers = [3]\npolicies = ["random"]\n'
                     '[sweep.rules]\ngunslinger_bonus = [1000, 0]\n')
     out = tmp_path / "report"

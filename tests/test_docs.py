@@ -135,7 +135,7 @@ def test_the_ability_example_runs(tmp_path, capsys):
     settings, and Belle's ability is gone in the second."""
     path = tmp_path / "belle_nerf.toml"
     path.write_text(toml_blocks()[0])
-    run_experiment(path, games=400, out=tmp_path / "r", quiet=True)
+    run_experiment(path, games=400, workers=1, out=tmp_path / "r", quiet=True)
     assert capsys.readouterr().err == f"report: {tmp_path / 'r' / 'report.md'}\n"  # even quiet
     h = headline_of(tmp_path / "r")
     settings = h[h["kind"] == "setting"].set_index("condition")

@@ -8,7 +8,7 @@ import pytest
 from coltsim.analysis import balance, headline
 from coltsim.analysis.design import design_of
 from coltsim.analysis.frames import concat_results
-from coltsim.analysis.synthetic import synthetic_results
+from tests.synthetic import synthetic_results
 from coltsim.cli import main
 from coltsim.setting import make_setting
 from coltsim.study.report import render_from_folder
@@ -206,11 +206,11 @@ name = "ladder"
 seed = 9
 games = 60
 analyses = ["compare", "balance"]
-ladder = ["greedy", "rollout"]
+ladder = ["random", "weighted"]
 backend = "threading"
 
-[policy_params.rollout]
-budget = 2
+[policy_params.weighted]
+fire = 0.5
 
 [sweep]
 players = [3]
@@ -220,13 +220,13 @@ gunslinger_bonus = [1000, 0]
 """)
     settings = h[h["kind"] == "setting"]
     assert list(zip(settings["condition"], settings["policy"])) == [
-        ("printed rules", "greedy"), ("printed rules", "rollout (budget 2)"),
-        ("Gunslinger bonus $0", "greedy"), ("Gunslinger bonus $0", "rollout (budget 2)")]
+        ("printed rules", "random"), ("printed rules", "weighted (fire 0.5)"),
+        ("Gunslinger bonus $0", "random"), ("Gunslinger bonus $0", "weighted (fire 0.5)")]
     comparisons = h[h["kind"] == "comparison"]
-    assert list(comparisons["policy"]) == ["greedy", "rollout (budget 2)"]
+    assert list(comparisons["policy"]) == ["random", "weighted (fire 0.5)"]
     assert set(h["robust"]) <= {headline.ROBUST, headline.DEPENDS, headline.INCONCLUSIVE}
     md = (out / "report.md").read_text()
-    assert "two strongest policies of the ladder (greedy and rollout (budget 2))" in md
+    assert "two strongest policies of the ladder (random and weighted (fire 0.5))" in md
 
 
 # --- a question about one bandit -----------------------------------------------------------------

@@ -31,8 +31,9 @@ from coltsim.runs import storage
 from coltsim.runs.lock import FolderLocked, StaleLockWarning, folder_lock
 from coltsim.runs.runner import repair_folder
 from coltsim.setting import make_setting
+from tests.tables import SEARCH, SEARCH_PARAMS
 
-P4 = make_setting(4)
+P4 = make_setting(4, policies="random")  # the fastest: these tests are about the folder
 GAMES, CHUNK = 2000, 500
 
 
@@ -177,8 +178,8 @@ def test_an_edited_seed_is_refused_and_repair_recomputes_every_chunk(folder, cap
                                                    "match .*: it holds seed 3, the manifest "
                                                    "records 4"):
         coltsim.load_results(folder)
-    assert main(["simulate", "--games", str(GAMES), "--seed", "3", "--out", str(folder),
-                 "--quiet"]) == 2  # the run's own seed: not what the manifest records
+    assert main(["simulate", "--games", str(GAMES), "--seed", "3", "--policies", "random",
+                 "--out", str(folder), "--quiet"]) == 2  # the run's own seed: not the record's
     assert "seed is 4 there but 3 here" in one_line(capsys)
     with pytest.warns(storage.RepairWarning, match="it holds seed 3, the manifest records 4"):
         (info,) = repair_folder(folder, workers=1, progress=False)
@@ -189,7 +190,7 @@ def test_an_edited_seed_is_refused_and_repair_recomputes_every_chunk(folder, cap
 
 def test_a_setting_recorded_under_another_id_is_refused(folder):
     """Another setting's chunks, recorded (files and all) as this one's."""
-    other = make_setting(4, policies="random")
+    other = make_setting(4, policies="greedy")
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["settings"] = {other.id: manifest["settings"][P4.id]}
     (folder / "manifest.json").write_text(json.dumps(manifest))
@@ -203,8 +204,8 @@ def test_a_setting_recorded_under_another_id_is_refused(folder):
 @pytest.mark.parametrize("setting", [
     make_setting(3, lineup="all", policies="weighted", params={"weighted": {"fire": 0.5}},
                  label="fewer shots"),
-    make_setting(4, policies="random,rollout,random,random", rules={"advanced": True},
-                 params={"rollout": {"budget": 2, "playout": "random"}}),
+    make_setting(4, policies=SEARCH, rules={"advanced": True},
+                 params={**SEARCH_PARAMS, "rollout": {"budget": 2, "horizon": 2}}),
     make_setting(2, lineup="belle,random,random,doc"),
     make_setting(5, policies="aggressive", rules={"gunslinger_bonus": 0}, setting_id="mine"),
 ])
@@ -381,9 +382,9 @@ def test_rerunning_the_quickstart_writes_the_same_bytes(tmp_path):
 # --- 3. one writer per folder -------------------------------------------------------------------
 
 def cli_run(out, games, *extra):
-    """``coltsim simulate`` in a process of its own (and its own process group)."""
+    """``coltsim simulate`` of P4 in a process of its own (and its own process group)."""
     args = [sys.executable, "-m", "coltsim.cli", "simulate", "--games", str(games), "--seed", "3",
-            "--out", str(out), "--quiet", *extra]
+            "--policies", "random", "--out", str(out), "--quiet", *extra]
     return subprocess.Popen(args, start_new_session=True, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
@@ -399,11 +400,11 @@ def wait_for(condition, proc, seconds=120):
 def test_two_runs_into_one_folder(tmp_path, capsys, baseline):
     """The second stops with one line naming the first; the first is not disturbed."""
     out = tmp_path / "run"
-    first = cli_run(out, 100_000, "--workers", "1", "--chunk-size", "1000")
+    first = cli_run(out, 100_000, "--workers", "1", "--chunk-size", "2000")
     try:
         wait_for(lambda: (out / ".lock").exists() and (out / ".lock").read_text().strip(), first)
         assert main(["simulate", "--games", "100000", "--seed", "3", "--out", str(out),
-                     "--workers", "1", "--chunk-size", "1000", "--quiet"]) == 2
+                     "--workers", "1", "--chunk-size", "2000", "--quiet"]) == 2
         err = one_line(capsys)
         assert f"is being written by another coltsim run (process {first.pid} on host " in err
         with pytest.raises(FolderLocked):
@@ -552,7 +553,7 @@ def test_sigterm_is_handled_as_ctrl_c_is(tmp_path, baseline):
     """SIGTERM to the main process only (as a service manager sends it): the workers stop at
     once, one line, exit status 143, the finished chunks kept."""
     out = tmp_path / "run"
-    proc = cli_run(out, 10**7, "--workers", "2", "--chunk-size", "2500", "--policies", "random")
+    proc = cli_run(out, 10**7, "--workers", "2", "--chunk-size", "2500")
     try:
         wait_for(lambda: len(list(out.glob("games/*/chunk-*.parquet"))) >= 3, proc)
         workers = descendants(proc.pid)

@@ -4,6 +4,7 @@ strength that grows with the budget.  Legal answers and blindness over every pla
 variant are checked with the other policies in test_policies.py."""
 import numba
 import numpy as np
+import pandas as pd
 import pytest
 
 from coltsim import constants as K
@@ -26,10 +27,12 @@ from coltsim.policies.ismcts import (
 )
 from coltsim.policies.observe import observe
 from coltsim.policies.rollout import outcome, play_until
+from coltsim import simulate
 from coltsim.rules import Rules
 from coltsim.setting import make_setting
 from coltsim.study.tournament import tournament
 from coltsim.traces.trace import trace_game
+from tests.tables import SEARCH, SEARCH_PARAMS
 
 jit = numba.njit(cache=True)
 
@@ -215,11 +218,24 @@ def test_the_search_finds_the_decisive_option():
     assert (chosen >= best - 0.25).sum() >= 9, (chosen, best, worst)
 
 
-@pytest.mark.parametrize("players, rules", [(4, Rules()), (2, Rules(advanced=True))])
-def test_reproducible_for_a_seed_and_budget(players, rules):
+def test_reproducible_for_a_seed_and_budget():
+    """Two games of the search table (tests/tables.py: one kernel for every fast test of a
+    search), the same for the same seed and budget."""
+    def games(budget, seed=5):
+        params = {**SEARCH_PARAMS, "ismcts": {"budget": budget, "horizon": 2}}
+        return simulate(make_setting(4, policies=SEARCH, params=params), 2, seed=seed,
+                        workers=1, progress=False).players
+
+    a = games(8)
+    pd.testing.assert_frame_equal(a, games(8))
+    assert not a.drop(columns="setting").equals(games(9).drop(columns="setting"))  # it matters
+
+
+@pytest.mark.slow
+def test_reproducible_in_the_two_player_game():
     def game(budget, seed=5):
-        table = make_setting(players, policies=(["ismcts", "greedy"] * players)[:players],
-                             rules=rules, params={"ismcts": {"budget": budget, "horizon": 2}})
+        table = make_setting(2, policies=["ismcts", "greedy"], rules=Rules(advanced=True),
+                             params={"ismcts": {"budget": budget, "horizon": 2}})
         return trace_game(table, seed=seed, game_index=1)
 
     a = game(8)

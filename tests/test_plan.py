@@ -134,7 +134,7 @@ def test_plan_command(capsys):
 def test_the_headline_numbers_variances_are_the_models_errors(players, lineup):
     """A spread (one bandit minus another) and a bandit's effect: the closed form's variance
     per game against the standard error the reports' model gives on fair made-up games."""
-    from coltsim.analysis.synthetic import synthetic_results
+    from tests.synthetic import synthetic_results
 
     setting = make_setting(players, lineup=lineup)
     f = synthetic_results((players,), 40_000, seed=3)

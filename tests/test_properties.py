@@ -160,12 +160,12 @@ from numba.core.runtime import rtsys
 fixed = [dict(players=p, policies=policy) for p in (3, 4, 5, 6) for policy in ("random", "greedy")]
 fixed += [dict(players=2), dict(players=4, rules={"advanced": True}),
           dict(players=4, policies=["weighted", "cautious", "random", "random"])]
-search = [dict(players=4, policies=["rollout", "weighted", "random", "random"],
-               params={"rollout": {"budget": 4}})]
-def play(cases, games):
+search = [dict(players=4, policies=["ismcts", "rollout", "greedy", "random"],  # tests/tables.py
+               params={"ismcts": {"budget": 4}, "rollout": {"budget": 4}})]
+def play(cases, games):  # the kernels a run plays (not the checking ones: test_invariants_...)
     for case in cases:
         coltsim.simulate(coltsim.make_setting(**case), games, workers=1, backend="threading",
-                         progress=False, check=True)
+                         progress=False)
 def allocations(cases, games):
     before = rtsys.get_allocation_stats()
     play(cases, games)

@@ -152,7 +152,7 @@ def test_a_paired_change_of_the_share_matches_one_clustered_fit():
 
 def test_quality_of_synthetic_results_without_the_engine_columns(tmp_path):
     """Results from before the engine recorded rounds give the margin alone."""
-    from coltsim.analysis.synthetic import synthetic_results
+    from tests.synthetic import synthetic_results
 
     q = Q.quality(synthetic_results((3, 4), 200, seed=1))
     assert len(q) == 2 and q["margin"].gt(0).all() and q["lead_changes"].isna().all()

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from coltsim.analysis import balance, compare, gunslinger, headline, round_cards, seats
 from coltsim.analysis.frames import concat_results
-from coltsim.analysis.synthetic import synthetic_results
+from tests.synthetic import synthetic_results
 from coltsim.study import plots
 from coltsim.study.experiment import loads_experiment
 from coltsim.study.report import build_report as _build_report

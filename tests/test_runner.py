@@ -16,6 +16,7 @@ from coltsim.policies import DEFAULT
 from coltsim.results import STATIONS, game_columns, player_columns
 from coltsim.runs import chunk, storage
 from coltsim.setting import make_setting
+from tests.tables import SEARCH, SEARCH_PARAMS
 
 GAMES = 2000
 P4 = make_setting(4)  # the default policy in every seat, bandits drawn per game
@@ -408,11 +409,11 @@ def test_lineups_fixed_partly_random_and_all():
 
 
 def test_policies_and_params_are_recorded():
-    r = simulate(20, make_setting(3, policies="rollout", params={"rollout": {"budget": 2}}),
-                 workers=1)
-    assert list(r.players["policy"].cat.categories) == ["rollout"]
+    params = {**SEARCH_PARAMS, "rollout": {"budget": 2}}
+    r = simulate(4, make_setting(4, policies=SEARCH, params=params), workers=1)
+    assert list(r.players["policy"][:4]) == SEARCH
     rows = json.loads(r.settings["params"].iloc[0])
-    assert [row[:3] for row in rows] == [[2.0, 0.0, 0.0]] * 3  # budget, playout, horizon
+    assert rows[1][:3] == [2.0, 0.0, 0.0]  # rollout: budget, playout, horizon
     assert r.manifest["settings"][r.settings["setting"].iloc[0]]["params"] == rows
 
 
@@ -461,7 +462,8 @@ def test_user_policy_in_worker_processes(baseline):
 
 
 def test_checked_run_and_rule_options():
-    six = make_setting(6, rules={"neutral_bullets": -1, "gunslinger_bonus": 0, "rounds": 2})
+    six = make_setting(6, policies="random",  # the checking kernel of test_properties
+                       rules={"neutral_bullets": -1, "gunslinger_bonus": 0, "rounds": 2})
     r = simulate(200, six, check=True, workers=1)
     assert (r.games["neutral_left"] == -1).all()
     assert r.players["gunslinger"].any() and (r.players["bonus"] == 0).all()

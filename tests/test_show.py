@@ -119,7 +119,7 @@ def test_trace_from_a_run_replays_its_game(tmp_path, capsys):
 
 def test_trace_from_a_report_picks_a_setting_by_label(tmp_path, capsys):
     toml = tmp_path / "two.toml"
-    toml.write_text('name = "two"\nseed = 5\ngames = 30\n'
+    toml.write_text('name = "two"\nseed = 5\ngames = 30\nanalyses = ["balance"]\n'
                     '[[settings]]\nlabel = "printed rules"\nplayers = 3\n'
                     '[[settings]]\nlabel = "no bonus"\nplayers = 3\n'
                     'rules = { gunslinger_bonus = 0 }\n')

@@ -14,7 +14,7 @@ from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
 from coltsim.analysis import balance, compare, stats
 from coltsim.analysis.frames import concat_results, game_key, team_rows, win_share
-from coltsim.analysis.synthetic import synthetic_results
+from tests.synthetic import synthetic_results
 from coltsim.results import Results
 
 RNG = np.random.default_rng(20240611)

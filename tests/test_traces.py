@@ -22,12 +22,22 @@ VARIANTS = [(2, True)] + [(players, advanced) for players in (3, 4, 5, 6)
                           for advanced in (False, True)]
 
 
-@pytest.mark.parametrize("players, advanced", VARIANTS)
-def test_many_traced_games_are_consistent(players, advanced):
-    for game_index in range(50):
-        lines = trace_game(make_setting(players, rules={"advanced": advanced}), seed=5,
+def traced_games_are_consistent(players, advanced, seed, games):
+    for game_index in range(games):
+        lines = trace_game(make_setting(players, rules={"advanced": advanced}), seed=seed,
                            game_index=game_index)
         assert check_trace(lines) == [], (players, game_index)
+
+
+@pytest.mark.parametrize("players, advanced", VARIANTS)
+def test_many_traced_games_are_consistent(players, advanced):
+    traced_games_are_consistent(players, advanced, seed=5, games=20)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, advanced", VARIANTS)
+def test_more_traced_games_are_consistent(players, advanced):
+    traced_games_are_consistent(players, advanced, seed=6, games=80)
 
 
 def test_trace_lines_follow_the_format():

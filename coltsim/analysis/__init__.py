@@ -25,5 +25,4 @@ one family per table (a report adjusts every test it prints as one family).
 - :mod:`.tournament`: policies against each other at one table, seats rotated.
 - :mod:`.stats`: Wilson, Newcombe, Welch and paired intervals; Holm and Benjamini-Hochberg; OLS
   with HC1 / cluster-robust errors (tests/test_statistics.py checks them against statsmodels).
-- :mod:`.synthetic`: made-up results in the same schema with planted effects, for tests.
 """

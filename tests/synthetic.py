@@ -1,9 +1,7 @@
-"""Synthetic results in the runner's exact schema, with effects planted at known sizes.
-
-Used by the tests (an analysis must find what was planted, and nothing in a fair game) and handy
-for trying a report layout without simulating.  Nothing here plays Colt Express: each game
-draws a line-up, a First Player, a round deck and a winner from planted probabilities, then
-makes up loot, shots and bullets that agree with that winner.
+"""Synthetic results in the runner's exact schema, with effects planted at known sizes, for the
+tests: an analysis must find what was planted, and nothing in a fair game.  Nothing here plays
+Colt Express: each game draws a line-up, a First Player, a round deck and a winner from planted
+probabilities, then makes up loot, shots and bullets that agree with that winner.
 
 Planted effects
 ---------------
@@ -23,11 +21,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import constants as K
-from ..rules import Rules
-from ..results import ROUND_CARDS, Results
-from ..results import STATIONS as STATION_CARDS
-from .frames import BANDITS
+from coltsim import constants as K
+from coltsim.analysis.frames import BANDITS
+from coltsim.results import ROUND_CARDS, Results
+from coltsim.results import STATIONS as STATION_CARDS
+from coltsim.rules import Rules
 
 _ROUND_CAT = pd.CategoricalDtype(list(ROUND_CARDS))
 _STATION_CAT = pd.CategoricalDtype(list(STATION_CARDS))
