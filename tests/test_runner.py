@@ -216,7 +216,8 @@ def test_manifest_version_mismatch_is_refused(tmp_path):
 
 def test_folder_without_manifest_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
-    with pytest.raises(ValueError, match="not empty and holds no manifest.json"):
+    with pytest.raises(ValueError, match=r"holds files coltsim did not write \(notes.txt\) and "
+                                         "no manifest.json"):
         to_folder(tmp_path, 100, workers=1)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]  # not even a lock file
     with pytest.raises(ValueError, match="not a coltsim results folder"):

@@ -193,6 +193,12 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
                 results.close()
 
 
+def chunk_job(setting: Setting, seed: int) -> C.ChunkJob:
+    """The job of playing chunks of ``setting`` under ``seed`` in this process
+    (``chunk.run_chunk`` returns their tables rather than writing them)."""
+    return _Run.make(setting, 1, seed, None, 1, "loky", None, False).job(None)
+
+
 def load_kernel(job: C.ChunkJob, say=None) -> None:
     """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
     with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one

@@ -49,6 +49,7 @@ A tune file is an experiment file (coltsim.study.experiment: ``name``, ``seed``,
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import time
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ from ..analysis.tuning import (
     estimate, within, worse_than,
 )
 from ..rules import Rules
+from ..runs.fingerprint import fingerprint
 from ..runs.options import DEFAULT_CHUNK_SIZE, available_cores, check_games, check_seed
 from ..runs.options import check_storable, check_workers
 from ..runs.runner import simulate
@@ -243,6 +245,7 @@ class TuneResult:
     z: float
     seed: int
     warning: str | None
+    fingerprints: tuple = ()  # of each setting and value, from the first round's games
 
     @property
     def setting_names(self) -> list[str]:
@@ -310,6 +313,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
     played = np.zeros(len(search.values), np.int64)
     dropped_after: dict = {}
     first_plays: dict = {}  # (setting, value) -> the first round's play arrays
+    fingerprints = []  # (coltsim.runs.fingerprint) of every variant's first-round games
     rounds = []
     stopped = "the game cap (max_games) was reached"
     total_games = 0
@@ -330,6 +334,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
                 total_games += n
                 if r == 0:
                     first_plays[j, v] = tables[v].play
+                    fingerprints.append(_fingerprint(results, search.variants[j][v], seed, n))
             for first in range(0, n, BLOCK):
                 stop = min(n, first + BLOCK)
                 weights = deal_weights(seed, j, r, first, stop - first, REPS)
@@ -365,8 +370,16 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
                        "the best")
             break
     seconds = time.perf_counter() - start
-    return _result(search, parts, played, alive, dropped_after, first_plays, rounds, stopped,
-                   total_games, seconds, z, seed)
+    result = _result(search, parts, played, alive, dropped_after, first_plays, rounds, stopped,
+                     total_games, seconds, z, seed)
+    return dataclasses.replace(result, fingerprints=tuple(fingerprints))
+
+
+def _fingerprint(results, variant: Setting, seed: int, games: int) -> dict:
+    """The fingerprint of a variant's games, with what it plays (a search's manifest does not
+    list its variants)."""
+    record = fingerprint(results, variant.id, seed, variant.policies, games)
+    return {**record, "played": json.loads(json.dumps(variant.as_dict()))}
 
 
 def _bar(progress: bool, total: int, desc: str):

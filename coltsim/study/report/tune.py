@@ -283,7 +283,7 @@ def write_tune_report(result: TuneResult, out_dir, name: str | None = None,
         files.add("tune.toml", text)
     manifest = {**manifest_header(), **({"experiment": name} if name else {}), "tune": {
         **search_record(result.search, result.seed), "games_played": result.games,
-        "best": value_text(result.best)}}
-    files.add("manifest.json", json.dumps(manifest, indent=1) + "\n")
+        "best": value_text(result.best)}, "fingerprints": list(result.fingerprints)}
+    files.manifest = manifest
     files.write()
     return out / "report.md"
