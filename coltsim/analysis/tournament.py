@@ -4,23 +4,26 @@ The results hold one table (a line-up of policies, one per seat) played in sever
 rotations (one setting each) on the same deals: game ``g`` of every setting is deal ``g``.  A
 victory shared by ``m`` teams counts ``1/m``.  Per deal, a policy's share is its mean over the
 seats it holds in every rotation; deals are the independent units, so the interval is the
-normal interval of the mean over deals.
+normal interval of the mean over deals: the estimate of the one tournament
+(coltsim.runs.tournament), here from saved games.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ..runs.tournament import share_estimate
 from ._common import grouped
 from .frames import as_results, players_of_setting, seat_policies, team_rows, win_share
-from .stats import LEVEL, Estimate, mean_interval
+from .stats import LEVEL
 
 COLUMNS = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "fair_share",
            "mean_score", "p_value"]
 
 
 def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
-    """Each policy's victory share per seat it holds, over the deals of one table.
+    """Each policy's victory share per seat it holds, over the deals of one table (the one
+    tournament's estimate: coltsim.runs.tournament.share_estimate).
 
     Returns
     -------
@@ -47,13 +50,10 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     rows = []
     for name in dict.fromkeys(table):
         d = g[g["policy"] == name]
-        rate = float(d["per_deal"].mean())
-        sd = float(d["per_deal"].std(ddof=1))
-        lo, hi = mean_interval(rate, sd, len(d), level)
-        test = Estimate.from_se(rate - 1.0 / n_players, sd / np.sqrt(len(d)), len(d), level)
+        e = share_estimate(d["per_deal"].to_numpy(), n_players, len(f.settings), level)
         rows.append({"policy": name, "seats": table.count(name), "games": len(f.games),
-                     "win_rate": rate, "ci_low": max(0.0, float(lo)),
-                     "ci_high": min(1.0, float(hi)), "fair_share": 1.0 / n_players,
+                     "win_rate": e.share, "ci_low": e.lo, "ci_high": e.hi,
+                     "fair_share": e.fair_share,
                      "mean_score": float(d["score_sum"].sum() / d["n"].sum()),
-                     "p_value": test.p})
+                     "p_value": e.p_value})
     return pd.DataFrame(rows, columns=COLUMNS)
