@@ -11,7 +11,7 @@ import pytest
 
 import coltsim
 from coltsim.runs.fingerprint import SAMPLE_GAMES, digest
-from coltsim.runs.storage import load_results
+from coltsim.runs.load import load_results
 from coltsim.study.experiment import loads_experiment
 from coltsim.study.report import build_report
 from coltsim.study.run import run_experiment
@@ -97,7 +97,7 @@ def test_a_report_without_fingerprints_is_unknown_and_fails_the_strict_check(tin
 
 
 def test_a_balance_search_records_each_variants_games_and_replays_them(tmp_path):
-    from coltsim.study.report.tune import write_tune_report
+    from coltsim.study.tune.report import write_tune_report
     from coltsim.study.tune import tune
 
     setting = coltsim.make_setting(4, policies="random")

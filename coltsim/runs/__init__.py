@@ -5,8 +5,9 @@
 - :mod:`.chunk`: the work of one chunk in a worker (the compiled batch kernel, then tables).
 - :mod:`.folder`: the one folder mechanism (identity, one writer, atomic and verified files)
   under results folders, report folders and trainings.
-- :mod:`.storage`: the results folder's layout, its manifest and ``load_results`` (no compiled
-  code).
+- :mod:`.storage`: the results folder's layout and its manifest, written and verified (no
+  compiled code).
+- :mod:`.load`: ``load_results``: a results folder read back, verified, as DataFrames.
 - :mod:`.fingerprint`: a sample of a run's games, by which a report is later known stale.
 - :mod:`.tournament`: the one tournament: entries of a table on the same deals, seats rotated,
   each one's share with its interval over deals.

@@ -1,5 +1,6 @@
-"""A results folder on disk: chunk files, the manifest that records and verifies them, a run
-writing the folder, and reading it all back as :class:`coltsim.results.Results`.
+"""A results folder on disk: chunk files, the manifest that records and verifies them, and a run
+writing the folder (:class:`RunFolder`, on the folder mechanism of coltsim.runs.folder).
+Reading it back as :class:`coltsim.results.Results` is coltsim.runs.load's.
 
 Layout (written by coltsim.runs.runner)::
 
@@ -26,7 +27,7 @@ ends, however it ends)::
 
 Only recorded chunks count.  A chunk's record carries its own game range, so the records of a
 setting must hold games ``0 .. games - 1`` exactly once each, whatever their numbers: a run can
-later be grown by recording more chunks (:func:`plan_chunks` numbers them after the others).
+later be grown by recording more chunks (:func:`chunks_to_play` numbers them after the others).
 
 **A manifest cannot lie.**  Each chunk file records in its Parquet metadata what it holds: the
 setting's id, the seed and what is played (:func:`chunk_holds`).  A record is verified against
@@ -34,7 +35,7 @@ its files: their size and SHA-256, then their content: what they hold against th
 entry, their rows against the record's, and their ``game`` column against its game range (first
 game and number of games).  Resuming (and ``coltsim report --repair``) recomputes a chunk that
 is missing, damaged or does not match its record, saying so (:class:`RepairWarning`);
-:func:`load_results` refuses it with one line naming the file (:class:`ResultsError`), and an
+``coltsim.runs.load.load_results`` refuses it with one line naming the file (:class:`ResultsError`), and an
 unfinished run likewise.  An edited record is damage, never data: no game is counted twice or
 left out.
 
@@ -50,25 +51,19 @@ import contextlib
 import json
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .. import constants as K
 from ..policies.catalog import N_PARAMS
-from ..results import ROUND_CARDS, STATIONS, Results, game_columns, player_columns
 from ..rules import Rules
 from ..setting import SETTING_ID, Setting, bandits_per_player
 from .folder import (
     MANIFEST, Folder, FolderError, RepairWarning, file_problem, file_record, first_difference,
     mismatch, read_json_file, write_whole,
 )
-from .options import check_chunk_count, check_folder
+from .options import check_chunk_count
 
-if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never need it
-    import pandas as pd
 
 # 5: each chunk file records the setting and seed it holds, and the players table has fires,
 # fizzled and the score after each round; 4: finished chunks are recorded,
@@ -94,8 +89,8 @@ class ResultsError(FolderError):
     :class:`coltsim.runs.lock.FolderLocked`.)"""
 
 
-__all__ = ["MANIFEST", "RepairWarning", "ResultsError", "RunFolder", "load_results",
-           "read_manifest"]
+__all__ = ["MANIFEST", "RepairWarning", "ResultsError", "RunFolder", "read_chunk_file",
+           "read_manifest", "tiling_problem"]
 
 
 # --- chunk files --------------------------------------------------------------------------------
@@ -189,7 +184,7 @@ def read_chunk_file(folder, setting_id: str, entry: dict, record: dict, table: s
     return None, read
 
 
-def plan_chunks(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int, int]]:
+def chunks_to_play(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int, int]]:
     """The chunks to play so that, with the ``kept`` records (by chunk number), games
     ``0 .. games - 1`` are each held once: ``(chunk, first game, games)``.
 
@@ -215,7 +210,7 @@ def plan_chunks(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int,
     return todo
 
 
-def _tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
+def tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
     """Whether the records of a setting hold games ``0 .. games - 1`` exactly once each."""
     held_to = 0
     previous = None
@@ -411,7 +406,7 @@ class RunFolder(Folder):
         new = manifest_entry(setting, seed, games, chunk_size)
         if entry is not None:
             # The label names the setting for people: a new one is recorded, not refused; more
-            # games grow the run (games N .. M-1 of the same seed, planned by plan_chunks).
+            # games grow the run (games N .. M-1 of the same seed, planned by chunks_to_play).
             ignored = ("label", "chunks", "games")
             diff = first_difference({k: v for k, v in entry.items() if k not in ignored},
                                     {k: v for k, v in new.items() if k not in ignored})
@@ -476,129 +471,3 @@ class RunFolder(Folder):
         chunks = self.manifest["settings"][setting_id]["chunks"]
         chunks[:] = [r for r in chunks if r["chunk"] != record["chunk"]] + [record]
         self.changed()
-
-
-# --- tables -> DataFrames with fixed dtypes ------------------------------------------------------
-def _fix_categories(df: pd.DataFrame, categories: dict) -> pd.DataFrame:
-    import pandas as pd
-
-    for col, cats in categories.items():
-        if col in df.columns:
-            df[col] = df[col].astype(pd.CategoricalDtype(list(cats)))
-    return df
-
-
-def _categories(setting_ids, policy_names, rounds: int) -> dict:
-    cats = {"setting": setting_ids, "bandit": K.BANDIT_NAMES, "policy": policy_names,
-            "station": STATIONS}
-    for r in range(rounds - 1):
-        cats[f"round_{r + 1}"] = ROUND_CARDS
-    return cats
-
-
-def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: int):
-    """Concatenate chunk tables into the ``players`` and ``games`` DataFrames."""
-    import pandas as pd
-
-    cats = _categories(setting_ids, policy_names, rounds)
-    frames = []
-    for tables, columns in ((players_tables, player_columns(rounds)),
-                            (games_tables, game_columns(rounds))):
-        if tables:
-            df = pa.concat_tables(tables, promote_options="permissive").unify_dictionaries() \
-                .to_pandas()
-        else:
-            df = pd.DataFrame({c: pd.Series(dtype=object if t == "category" else t)
-                               for c, t in columns})
-        frames.append(_fix_categories(df, cats))
-    return frames
-
-
-def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
-    """One row per setting of ``manifest``: what was played, with every rule option."""
-    import pandas as pd
-
-    rows = []
-    for sid, s in manifest["settings"].items():
-        if setting_ids is not None and sid not in setting_ids:
-            continue
-        lineup = s["lineup"]
-        row = {
-            "setting": sid, "players": s["players"],
-            "lineup": lineup if isinstance(lineup, str) else ",".join(lineup),
-            "policies": ",".join(s["policies"]),
-            "params": json.dumps(s["params"]) if s["params"] is not None else "",
-            "seed": s["seed"], "games": s["games"], "chunk_size": s["chunk_size"],
-        }
-        if any("label" in e for e in manifest["settings"].values()):
-            row["label"] = s.get("label") or ""
-        for name, value in s["rules"].items():
-            row[name] = ",".join(value) if isinstance(value, list) else value
-        rows.append(row)
-    df = pd.DataFrame(rows)
-    if len(df):
-        df["setting"] = df["setting"].astype(pd.CategoricalDtype(list(df["setting"])))
-        df["players"] = df["players"].astype(np.int8)
-    return df
-
-
-def load_results(folder, settings=None, columns=None) -> Results:
-    """Read a results folder written by ``coltsim.simulate_to_folder`` (or an experiment),
-    verifying every chunk against the manifest's record.
-
-    Parameters
-    ----------
-    folder : path
-        The output folder (it holds ``manifest.json``).
-    settings : str or list of str, optional
-        Setting ids to read (default: all of the manifest).
-    columns : list of str, optional
-        Columns to read from each table (``game`` and ``setting`` are always read; names a
-        table does not have are ignored).
-
-    Returns
-    -------
-    Results
-        ``players``, ``games`` and ``settings`` DataFrames of the settings read, every game of
-        each exactly once, and the manifest of those settings.
-
-    Raises
-    ------
-    ResultsError
-        (a ``ValueError``) with one line naming the problem: not a results folder, a manifest
-        this version cannot read, a setting that is not in it, a run not finished yet, or a
-        chunk file missing or damaged (its size or SHA-256 differs from its record).  Running
-        the same simulation again (``coltsim report REPORT --repair`` for a report's data)
-        recomputes what is missing or damaged.
-    """
-    folder = check_folder(folder)
-    manifest = read_manifest(folder)
-    if manifest is None:
-        raise ResultsError(f"{folder} holds no {MANIFEST}: not a coltsim results folder")
-    known = list(manifest["settings"])
-    if settings is None:
-        wanted = known
-    else:
-        wanted = [settings] if isinstance(settings, str) else list(settings)
-        for sid in wanted:
-            if sid not in known:
-                raise ResultsError(f"no setting {sid!r} in {folder}; it holds: "
-                                   f"{', '.join(known) or 'none'}")
-    entries = {sid: manifest["settings"][sid] for sid in wanted}
-    policy_names = list(dict.fromkeys(p for e in entries.values() for p in e["policies"]))
-    rounds = max((e["rules"]["rounds"] for e in entries.values()), default=1)
-    keep = None if columns is None else {"game", "setting", *columns}
-    tables: dict = {PLAYERS: [], GAMES: []}
-    for sid, entry in entries.items():
-        for record in sorted(entry["chunks"], key=lambda r: r["first_game"]):
-            for name in TABLES:
-                problem, table = read_chunk_file(folder, sid, entry, record, name, keep)
-                if problem:
-                    raise ResultsError(f"{problem}; {REMEDY}")
-                tables[name].append(table)
-        problem = _tiling_problem(folder, sid, entry)
-        if problem:
-            raise ResultsError(problem)
-    players, games = to_frames(tables[PLAYERS], tables[GAMES], wanted, policy_names, rounds)
-    return Results(players, games, settings_frame(manifest, wanted),
-                   {**manifest, "settings": entries})

@@ -26,7 +26,7 @@ from ...analysis.stats import CORRECTIONS, LEVEL
 from ...runs.fingerprint import fingerprint
 from ...runs.folder import remove_temporaries
 from ...runs.lock import folder_lock
-from ...runs.storage import load_results
+from ...runs.load import load_results
 from ...setting import played_settings
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections

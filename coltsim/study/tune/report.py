@@ -35,11 +35,11 @@ from ...rules import Rules
 from ...runs.runner import manifest_header
 from ...words import bandit_label, plural
 from .. import plots
-from ..tune import REPS, TuneResult, policies_text, value_text
-from . import render
-from .context import DPI, Writer
-from .document import Report, Section
-from .formatting import count, num, num_ci, pct, pct_ci, points, pp_ci, usd, usd_ci
+from .search import REPS, TuneResult, policies_text, value_text
+from ..report import render
+from ..report.context import DPI, Writer
+from ..report.document import Report, Section
+from ..report.formatting import count, num, num_ci, pct, pct_ci, points, pp_ci, usd, usd_ci
 
 
 def objective_text(result: TuneResult) -> str:
