@@ -451,6 +451,34 @@ def test_two_runs_into_one_folder(tmp_path, capsys, baseline):
     assert (out / ".lock").read_text() == ""  # released
 
 
+def test_two_reports_into_one_folder(tmp_path, report, capsys):
+    """A report folder held by one run (its lock, from another process) refuses a second
+    `coltsim run` and a `coltsim report` in one line each, and is left as it was."""
+    def files():
+        return {k: v for k, v in files_of(report).items() if k != ".lock"}
+
+    before = files()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from coltsim.runs.lock import folder_lock\n"
+        "from pathlib import Path\n"
+        f"with folder_lock(Path({str(report)!r})):\n"
+        "    print('held', flush=True)\n"
+        "    time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["run", str(experiment(tmp_path)), "--out", str(report), "--quiet",
+                     "--workers", "1"]) == 2
+        assert f"is being written by another coltsim run (process {holder.pid} on host " in \
+            one_line(capsys)
+        assert main(["report", str(report)]) == 2
+        assert f"(process {holder.pid} on host " in one_line(capsys)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert files() == before
+
+
 def test_a_lock_held_in_this_process_is_respected(tmp_path):
     with folder_lock(tmp_path):
         with pytest.raises(FolderLocked, match="being written by another coltsim run "

@@ -279,9 +279,12 @@ class _Run:
             on_done(chunk, first, n, result)
             bar.update(n)
 
+        # One chunk to play is played in this process, whose kernel is loaded already (in a
+        # thread, so that Ctrl-C is heard): worker processes would each load it again first.
+        backend = "threading" if len(todo) == 1 and self.backend == "loky" else self.backend
         try:
             if todo:
-                play_chunks(C.run_chunk, job, todo, self.backend, self.workers, self.scheduler, done)
+                play_chunks(C.run_chunk, job, todo, backend, self.workers, self.scheduler, done)
         finally:
             if own_bar:
                 bar.close()
