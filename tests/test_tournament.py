@@ -12,7 +12,8 @@ from coltsim.analysis.tournament import policy_shares
 from coltsim.cli import main
 from coltsim.policies import DEFAULT
 from coltsim.policies import LADDER as POLICY_LADDER
-from coltsim.runs.tournament import Seat, deal_shares, play_seats, play_table, share_estimate
+from coltsim.analysis.stats import deal_shares, share_estimate
+from coltsim.runs.tournament import Seat, play_seats, play_table
 from coltsim.setting import make_setting, seatings
 from coltsim.study.tournament import rotations, tournament
 

@@ -5,17 +5,16 @@ rotations (one setting each) on the same deals: game ``g`` of every setting is d
 victory shared by ``m`` teams counts ``1/m``.  Per deal, a policy's share is its mean over the
 seats it holds in every rotation; deals are the independent units, so the interval is the
 normal interval of the mean over deals: the estimate of the one tournament
-(coltsim.runs.tournament), here from saved games.
+(coltsim.analysis.stats.deal_shares and share_estimate, which coltsim.runs.tournament plays for),
+here from saved games.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ..runs.tournament import share_estimate
-from ._common import grouped
 from .frames import as_results, players_of_setting, seat_policies, team_rows, win_share
-from .stats import LEVEL
+from .stats import LEVEL, deal_shares, share_estimate
 
 COLUMNS = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "fair_share",
            "mean_score", "p_value"]
@@ -23,7 +22,7 @@ COLUMNS = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "fair_sh
 
 def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     """Each policy's victory share per seat it holds, over the deals of one table (the one
-    tournament's estimate: coltsim.runs.tournament.share_estimate).
+    tournament's estimate: coltsim.analysis.stats.share_estimate).
 
     Returns
     -------
@@ -43,17 +42,22 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     team = team_rows(f.players)
     p = f.players[team]
     deals, deal = np.unique(p["game"].to_numpy(np.int64), return_inverse=True)
-    g = grouped({"deal": (deal, list(range(len(deals)))), "policy": p["policy"]},
-                {"share": win_share(f.players)[team],
-                 "score": p["team_score"].to_numpy(np.float64)})
-    g["per_deal"] = g["share_sum"] / g["n"]
+    share = win_share(f.players)[team]
+    seat = p["seat"].to_numpy(np.int64)
+    setting = p["setting"].astype(str).to_numpy()
+    seated = {}
+    for sid, policies in zip(f.settings["setting"].astype(str), f.settings["policies"]):
+        rows = setting == sid
+        shares = np.zeros((len(deals), n_players))
+        shares[deal[rows], seat[rows]] = share[rows]
+        seated[tuple(seat_policies(policies))] = shares
+    per_deal = deal_shares(seated)
+    score = p.groupby("policy", observed=True)["team_score"].mean()
     rows = []
     for name in dict.fromkeys(table):
-        d = g[g["policy"] == name]
-        e = share_estimate(d["per_deal"].to_numpy(), n_players, len(f.settings), level)
+        e = share_estimate(per_deal[name], n_players, len(f.settings), level)
         rows.append({"policy": name, "seats": table.count(name), "games": len(f.games),
                      "win_rate": e.share, "ci_low": e.lo, "ci_high": e.hi,
-                     "fair_share": e.fair_share,
-                     "mean_score": float(d["score_sum"].sum() / d["n"].sum()),
+                     "fair_share": e.fair_share, "mean_score": float(score[name]),
                      "p_value": e.p_value})
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -14,9 +14,9 @@ plays the table seated as ``seating`` (``seating[s]``: the entry at seat ``s``) 
 each seat's share of the victory per deal (a victory shared by ``m`` teams counts ``1/m``).
 
 An entry's share of a deal is its share averaged over the seats it holds in every rotation
-(:func:`deal_shares`); deals are the independent units, so its share of the tournament is the
-mean over deals with the normal interval over deals (:func:`share_estimate`), to compare with
-the fair share ``1/players``.  :func:`play_table` does the three in one call; :func:`play_seats`
+(``coltsim.analysis.stats.deal_shares``); deals are the independent units, so its share of the
+tournament is the mean over deals with the normal interval over deals
+(``coltsim.analysis.stats.share_estimate``), to compare with the fair share ``1/players``.  :func:`play_table` does the three in one call; :func:`play_seats`
 is the ``play`` of seats given as policies with parameter rows of their own (the batch kernel,
 in this process).
 
@@ -27,13 +27,14 @@ planner's weight tuning (benchmarks/tune_planner_weights.py) call :func:`play_ta
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.stats import LEVEL, Estimate, mean_interval
+from ..analysis.stats import LEVEL, ShareEstimate, deal_shares, share_estimate
 from ..setting import seatings
+
+__all__ = ["Seat", "ShareEstimate", "deal_shares", "play_seats", "play_table", "share_estimate"]
 
 
 @dataclass(frozen=True)
@@ -43,55 +44,6 @@ class Seat:
 
     policy: str
     params: tuple
-
-
-@dataclass(frozen=True)
-class ShareEstimate:
-    """An entry's share of the victories per seat over the deals of a tournament."""
-
-    share: float
-    lo: float  # the ``level`` normal interval over deals, within [0, 1]
-    hi: float
-    p_value: float  # of the share equalling the fair share
-    fair_share: float  # 1 / players
-    deals: int
-    rotations: int
-    per_deal: np.ndarray = field(repr=False, compare=False)  # float64[deals]
-
-    def as_dict(self) -> dict:
-        """The estimate as JSON values (not the shares per deal)."""
-        return {"share": self.share, "lo": self.lo, "hi": self.hi, "deals": self.deals,
-                "rotations": self.rotations}
-
-
-def deal_shares(seated: dict) -> dict:
-    """Each entry's share per deal, averaged over the seats it holds in every rotation.
-
-    ``seated`` maps each seating (a tuple of entries by seat) to its seats' shares per deal,
-    ``float64[deals, players]``; returns ``{entry: float64[deals]}``, in the order entries
-    first sit."""
-    total: dict = {}
-    seats: dict = {}
-    for seating, shares in seated.items():
-        for s, entry in enumerate(seating):
-            total[entry] = total.get(entry, 0.0) + np.asarray(shares, np.float64)[:, s]
-            seats[entry] = seats.get(entry, 0) + 1
-    return {entry: total[entry] / seats[entry] for entry in total}
-
-
-def share_estimate(per_deal, players: int, rotations: int = 1,
-                   level: float = LEVEL) -> ShareEstimate:
-    """An entry's share of a tournament from its share per deal (one deal gives no interval:
-    NaN bounds, which callers refuse to print as one)."""
-    per_deal = np.asarray(per_deal, np.float64)
-    n = len(per_deal)
-    share = float(per_deal.mean())
-    sd = float(per_deal.std(ddof=1)) if n > 1 else math.nan
-    lo, hi = mean_interval(share, sd, n, level)
-    fair = 1.0 / players
-    test = Estimate.from_se(share - fair, sd / math.sqrt(n), n, level)
-    return ShareEstimate(share, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)),
-                         test.p, fair, n, rotations, per_deal)
 
 
 def play_table(table, games: int, seed: int, play, level: float = LEVEL) -> dict:

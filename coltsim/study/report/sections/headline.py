@@ -20,6 +20,7 @@ from .. import sentences as S
 from ..context import Context
 from ..document import Table
 from ..formatting import bandit, count, pct, pct_ci, points, pp, pp_ci, usd_ci
+from .topics import BY_ANALYSIS
 
 
 def analyse(ctx: Context) -> None:
@@ -58,8 +59,6 @@ def build(ctx: Context, table: pd.DataFrame) -> list:
     ctx.w.files.table("headline", table)
     blocks = _focus(ctx, table)
     full, table = table, once(table, ctx.focus)
-    from . import BY_ANALYSIS  # (the package: its topics, each with its headline sentences)
-
     for analysis in ctx.analyses:
         blocks += BY_ANALYSIS[analysis].headline(ctx, table)
     blocks += figures(ctx, table)
