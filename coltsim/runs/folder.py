@@ -450,7 +450,7 @@ def write_all(path: Path, files: dict, manifest: dict, token: str, text=None) ->
         previous = recorded_files(json.loads((path / MANIFEST).read_text(encoding="utf-8")))
     except (OSError, ValueError, RecursionError):
         previous = {}
-    manifest = {**manifest, "files": {name: file_record(data) for name, data in files.items()}}
+    manifest = {**manifest, "files": {name: file_record(files[name]) for name in sorted(files)}}
     written = []
     try:
         for name, data in [*files.items(), (MANIFEST, text(manifest).encode())]:
