@@ -331,6 +331,25 @@ def test_replace_removes_the_report_and_its_data_first(tmp_path, report):
     assert kept_user_files(report) == 4
 
 
+def test_replace_removes_a_report_of_an_earlier_coltsim(tmp_path, report):
+    """Its data of another format (and a report manifest that lists no files): their chunks and
+    the report go, the user's files stay."""
+    add_user_files(report)
+    data_manifest = report / "data" / "manifest.json"
+    old = json.loads(data_manifest.read_text())
+    data_manifest.write_text(json.dumps({**old, "format": 4}))
+    manifest = json.loads((report / "manifest.json").read_text())
+    del manifest["files"]
+    (report / "manifest.json").write_text(json.dumps(manifest))
+    old_chunks = sorted((report / "data").rglob("*.parquet"))
+    assert main(["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
+                 "--workers", "1", "--replace"]) == 0
+    assert old_chunks and not any(p.exists() for p in old_chunks)
+    assert list(coltsim.load_results(report / "data").settings["policies"]) == \
+        ["greedy,greedy,greedy"]
+    assert kept_user_files(report) == 4
+
+
 def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
     from coltsim.study import folder
 

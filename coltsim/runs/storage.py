@@ -60,8 +60,9 @@ from ..rules import Rules
 from ..setting import SETTING_ID, Setting, bandits_per_player
 from .folder import (
     MANIFEST, Folder, FolderError, RepairWarning, file_problem, file_record, first_difference,
-    mismatch, read_json_file, write_whole,
+    mismatch, new_token, read_json_file, remove_temporaries, write_whole,
 )
+from .lock import folder_lock
 from .options import check_chunk_count
 
 
@@ -89,8 +90,8 @@ class ResultsError(FolderError):
     :class:`coltsim.runs.lock.FolderLocked`.)"""
 
 
-__all__ = ["MANIFEST", "RepairWarning", "ResultsError", "RunFolder", "read_chunk_file",
-           "read_manifest", "tiling_problem"]
+__all__ = ["MANIFEST", "RepairWarning", "ResultsError", "RunFolder", "clear_folder",
+           "read_chunk_file", "read_manifest", "tiling_problem"]
 
 
 # --- chunk files --------------------------------------------------------------------------------
@@ -342,6 +343,30 @@ def manifest_entry(setting: Setting, seed: int, games: int, chunk_size: int) -> 
     return json.loads(json.dumps(entry))
 
 
+def clear_folder(folder: Path, header: dict) -> None:
+    """Remove every chunk file the manifest of results folder ``folder`` records (of any format
+    coltsim wrote: ``--replace`` of a report of an earlier coltsim too) and leave a manifest of
+    no setting with ``header`` (manifest_header): the folder stays coltsim's, and every file
+    coltsim did not write stays in it.  Holds the folder's lock while it works."""
+    with folder_lock(folder):
+        remove_temporaries(folder)
+        try:
+            settings = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["settings"]
+            records = [(sid, r["chunk"]) for sid, e in settings.items() for r in e["chunks"]]
+        except (OSError, ValueError, RecursionError, TypeError, KeyError, AttributeError):
+            records = []  # a manifest no coltsim can read lists nothing
+        for sid, chunk in records:
+            if not (isinstance(chunk, int) and isinstance(sid, str) and SETTING_ID.match(sid)):
+                continue
+            for table in TABLES:
+                path = chunk_path(folder, table, sid, chunk)
+                path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # (a folder that holds other files stays)
+                    path.parent.rmdir()
+        write_whole(folder / MANIFEST, _manifest_text({**header, "settings": {}}).encode(),
+                    new_token())
+
+
 class RunFolder(Folder):
     """A results folder opened by one run for writing: ``with RunFolder(path) as out`` (the
     folder mechanism of coltsim.runs.folder: its lock, its temporaries, a foreign folder
@@ -451,20 +476,6 @@ class RunFolder(Folder):
             entry["chunks"] = sorted(kept.values(), key=lambda r: r["chunk"])
             self.changed()
         return kept
-
-    def clear(self) -> None:
-        """Remove every chunk the manifest records and their records: the folder keeps a
-        manifest of no setting, and every file coltsim did not write."""
-        for sid, entry in (self.manifest or {"settings": {}})["settings"].items():
-            for record in entry["chunks"]:
-                for table in TABLES:
-                    path = chunk_path(self.path, table, sid, record["chunk"])
-                    path.unlink(missing_ok=True)
-                    with contextlib.suppress(OSError):  # (a folder that holds other files)
-                        path.parent.rmdir()
-        if self.manifest is not None:
-            self.manifest = {**self.manifest, "settings": {}}
-            self.changed(flush=True)
 
     def add(self, setting_id: str, record: dict) -> None:
         """Record a finished chunk (both its files on disk)."""

@@ -196,12 +196,12 @@ def _remove_report(out: Path) -> None:
     """What coltsim wrote in a report folder: the files its manifest lists, then the chunks
     its data's manifest lists; the data keep a manifest of no setting (so that a file of the
     user's in ``data/`` stays beside it)."""
-    from ..runs.storage import RunFolder
+    from ..runs.runner import manifest_header
+    from ..runs.storage import clear_folder
 
     data = out / REPORT_DATA
     if (data / MANIFEST).is_file():
-        with RunFolder(data) as run:
-            run.clear()
+        clear_folder(data, manifest_header())
     for name in report_files(out):
         if _inside(name):
             (out / name).unlink(missing_ok=True)
