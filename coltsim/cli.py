@@ -535,9 +535,13 @@ def main(argv=None) -> int:
 def program() -> None:
     """The ``coltsim`` program: :func:`main`, then the process ends; Ctrl-C and SIGTERM stop
     the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
-    stopping its worker processes, well under a second)."""
+    stopping its worker processes, well under a second).  Ctrl-C reaches the main process
+    only (coltsim._process.leave_interrupts_to_main): it stops the workers."""
+    from ._process import leave_interrupts_to_main
+
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
+    leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
     sys.exit(main())
 
 

@@ -15,7 +15,8 @@ Two public functions, one per job:
 
 The manifest records the hash of the compiled sources (``engine``): results made by other
 compiled code are never mixed in one folder.  While it writes a folder a run holds the folder's
-lock (coltsim.runs.lock); its worker processes exit when its main process is gone.
+lock (coltsim.runs.lock); its loky worker processes exit when its main process is gone
+(coltsim._process.watch_parent, their initializer).
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from pathlib import Path
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile
+from .._process import interruptible, start_resource_tracker, watch_parent
 from ..playout import kernel_parts, warm_up
 from ..policies import catalog
 from ..results import Results
@@ -84,6 +86,12 @@ class RunInfo:
 def _backend_context(backend: str, workers: int, scheduler):
     from joblib import parallel_config
 
+    if backend == "loky":  # its worker processes watch this one from their start
+        start_resource_tracker()
+        with parallel_config(backend=backend, n_jobs=workers, initializer=watch_parent,
+                             initargs=(os.getpid(),)):
+            yield
+        return
     if backend != "dask":
         with parallel_config(backend=backend, n_jobs=workers):
             yield
@@ -198,7 +206,7 @@ def load_kernel(job: C.ChunkJob, say=None) -> None:
     with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one
     game of it."""
     with announce_compile(kernel_parts("batch", job.choosers), say):
-        warm_up("batch", job.choosers)
+        interruptible(warm_up, "batch", job.choosers)
         C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
 
 
@@ -240,7 +248,6 @@ class _Run:
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
                           seats.choosers, seats.functions, token,
-                          os.getpid() if self.backend == "loky" else None,
                           json.dumps(storage.chunk_holds(s.id, self.seed, s.as_dict())))
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
