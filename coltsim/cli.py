@@ -106,10 +106,14 @@ def _trace(args) -> None:
 
 def _show(args) -> None:
     from .traces.show import render
-    from .traces.tracecheck import TraceError, read_trace
+    from .traces.tracecheck import TraceError, check_trace, read_trace
 
     name = "standard input" if args.trace == "-" else args.trace
     lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
+    problems = check_trace(lines)  # a trace that does not hold would be told wrong
+    if problems:
+        more = f" (and {len(problems) - 1:,} more)" if len(problems) > 1 else ""
+        raise TraceError(f"{name}: not a trace of a game coltsim can tell: {problems[0]}{more}")
     try:
         text = render(lines, every_card=args.every_card)
     except (LookupError, TypeError, AttributeError) as e:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import socket
@@ -83,7 +84,8 @@ class RunInfo:
 
 # --- backends -----------------------------------------------------------------------------------
 @contextlib.contextmanager
-def _backend_context(backend: str, workers: int, scheduler):
+def _backend_context(backend: str, workers: int):
+    """joblib's configuration for the run's own machine: loky's processes or threads."""
     from joblib import parallel_config
 
     if backend == "loky":  # its worker processes watch this one from their start
@@ -92,33 +94,33 @@ def _backend_context(backend: str, workers: int, scheduler):
                              initargs=(os.getpid(),)):
             yield
         return
-    if backend != "dask":
-        with parallel_config(backend=backend, n_jobs=workers):
-            yield
-        return
+    with parallel_config(backend=backend, n_jobs=workers):
+        yield
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler):
+    """The Dask client of a run: one connected to ``scheduler``, or the current one."""
     import distributed
 
     if scheduler is None:
         try:
-            distributed.get_client()
+            client = distributed.get_client()
         except ValueError as e:
             raise ValueError("backend 'dask' needs scheduler='tcp://HOST:PORT' or a running "
                              "dask.distributed Client") from e
-        client = None
-    else:
-        try:
-            client = distributed.Client(scheduler, set_as_default=False,
-                                        timeout=f"{SCHEDULER_TIMEOUT}s")
-        except OSError as e:  # (TimeoutError too)
-            raise FieldError("scheduler", f"cannot reach the Dask scheduler {scheduler}: "
-                                          f"{e}") from None
+        yield client
+        return
     try:
-        with parallel_config(backend="dask", n_jobs=workers,
-                             **({} if client is None else {"client": client})):
-            yield
+        client = distributed.Client(scheduler, set_as_default=False,
+                                    timeout=f"{SCHEDULER_TIMEOUT}s")
+    except OSError as e:  # (TimeoutError too)
+        raise FieldError("scheduler", f"cannot reach the Dask scheduler {scheduler}: "
+                                      f"{e}") from None
+    try:
+        yield client
     finally:
-        if client is not None:
-            client.close()
+        client.close()
 
 
 def check_scheduler(address: str) -> None:
@@ -181,10 +183,14 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
     """Run the chunks ``todo`` (chunk, first game, games) over the workers, each one
     ``task(job, chunk, first, n) -> (chunk, first, n, failure, result)`` (chunk.run_chunk, or
     learn.train's recording); ``on_done(chunk, first, n, result)`` as each one finishes."""
+    if backend == "dask":
+        with _dask_client(scheduler) as client:
+            _play_on_dask(client, task, job, todo, workers, on_done)
+        return
     from joblib import Parallel, delayed
 
     tasks = (delayed(task)(job, c, first, n) for c, first, n in todo)
-    with _backend_context(backend, workers, scheduler):
+    with _backend_context(backend, workers):
         results = Parallel(return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(tasks)
         try:
@@ -199,6 +205,35 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
                 warnings.filterwarnings("ignore", "[^\n]*You could benefit from adjusting the "
                                         "input task iterator", UserWarning)
                 results.close()
+
+
+def _play_on_dask(client, task, job, todo: list, workers: int, on_done) -> None:
+    """:func:`play_chunks` on a Dask cluster, through its client rather than joblib (whose Dask
+    backend plays in this process when the cluster has one thread): at most ``workers`` chunks
+    at once (-1: twice the cluster's threads), the others submitted as those finish."""
+    from distributed import as_completed
+
+    waiting = iter(todo)
+    at_once = workers if workers > 0 else 2 * max(1, sum(client.nthreads().values()))
+    submitted = []
+
+    def submit(c, first, n):
+        future = client.submit(task, job, c, first, n, pure=False)
+        submitted.append(future)
+        return future
+
+    finished = as_completed([submit(*t) for t in itertools.islice(waiting, at_once)])
+    try:
+        for future in finished:
+            chunk, first, n, failed, result = future.result()
+            if failed is not None:
+                raise C.failure(job.seed, *failed)
+            on_done(chunk, first, n, result)
+            following = next(waiting, None)
+            if following is not None:
+                finished.add(submit(*following))
+    finally:  # a run that stops early cancels the chunks left
+        client.cancel(submitted)
 
 
 def load_kernel(job: C.ChunkJob, say=None) -> None:
