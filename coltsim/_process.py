@@ -14,9 +14,11 @@
   process that started it is gone (killed with ``kill -9``, crashed): otherwise it would play or
   compile on, and the semaphores and folders joblib keeps in ``/dev/shm`` would stay until it
   ends (loky's resource trackers remove them once the last process of the run has exited).
-- :func:`interruptible`: a long call (a kernel: a search's game, a compile) run in a helper
-  thread while the main thread waits for it in steps of 0.1 s, so that Ctrl-C or SIGTERM stops
-  the command at once rather than when the kernel returns (compiled code never looks at signals).
+- :func:`interruptible`: in the ``coltsim`` program, a long call (a kernel: a search's game, a
+  compile) run in a helper thread while the main thread waits for it in steps of 0.1 s, so that
+  Ctrl-C or SIGTERM stops the command at once rather than when the kernel returns (compiled code
+  never looks at signals); the process then ends, and the helper with it.  In your own Python
+  (a notebook) the call is made as it is: an interrupt there would leave the helper playing on.
 
 Nothing here changes a dependency: only this process's own signal mask, handlers and threads.
 """
@@ -31,9 +33,14 @@ WATCH_SECONDS = 0.2  # how often a worker looks for its parent
 WAIT_SECONDS = 0.1  # how often the main thread looks up from a long call
 
 
+_program: list = []  # set by the coltsim program (leave_interrupts_to_main)
+
+
 def leave_interrupts_to_main() -> None:
     """Block SIGINT in the calling (main) thread, and so in every thread and process it starts,
-    after starting a listener thread that keeps it unblocked (module docstring)."""
+    after starting a listener thread that keeps it unblocked (module docstring); long calls are
+    interruptible from now on."""
+    _program.append(True)
     listener = threading.Thread(target=threading.Event().wait, name="coltsim-signals",
                                 daemon=True)
     listener.start()
@@ -74,11 +81,11 @@ def watch_parent(parent: int) -> None:
 
 
 def interruptible(call, *args):
-    """``call(*args)``; in the main thread, run in a helper thread that the main thread waits
-    for in steps of ``WAIT_SECONDS``, so that a signal's handler (Ctrl-C, SIGTERM) runs within
-    them.  The helper is a daemon thread: a command that stops leaves it to end with the
-    process."""
-    if threading.current_thread() is not threading.main_thread():
+    """``call(*args)``; in the main thread of the coltsim program, run in a helper thread that
+    the main thread waits for in steps of ``WAIT_SECONDS``, so that a signal's handler (Ctrl-C,
+    SIGTERM) runs within them.  The helper is a daemon thread: a command that stops leaves it to
+    end with the process."""
+    if not _program or threading.current_thread() is not threading.main_thread():
         return call(*args)
     outcome = {}
 
