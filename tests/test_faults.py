@@ -140,6 +140,20 @@ def test_a_share_with_no_spread_has_an_interval_and_none_below_zero():
     assert same["ci_low"].iloc[0] == same["ci_high"].iloc[0] == 0.25  # exact by construction
 
 
+def test_a_tournament_writes_no_nan_and_no_interval_of_one_number(tmp_path, capsys):
+    toml = tmp_path / "ladder.toml"
+    toml.write_text('name = "ladder"\ndescription = "greedy against random"\nseed = 3\n'
+                    'games = 3\n[[settings]]\nplayers = 4\n'
+                    'policies = ["greedy", "random", "random", "random"]\n')
+    csv = tmp_path / "shares.csv"
+    assert main(["tournament", str(toml), "--workers", "1", "--csv", str(csv)]) == 0
+    printed = capsys.readouterr().out
+    assert not re.search(r"nan|inf", printed, re.IGNORECASE), printed
+    shares = pd.read_csv(csv)
+    assert shares[["ci_low", "ci_high", "p_value"]].notna().all().all()
+    assert (shares["ci_high"] > shares["ci_low"]).all() and (shares["ci_low"] >= 0).all()
+
+
 # --- bounds ---------------------------------------------------------------------------------------
 def test_every_parameter_of_every_policy_has_bounds_and_the_docs_state_them():
     text = (DOCS / "policies.md").read_text()
