@@ -14,6 +14,8 @@
   process that started it is gone (killed with ``kill -9``, crashed): otherwise it would play or
   compile on, and the semaphores and folders joblib keeps in ``/dev/shm`` would stay until it
   ends (loky's resource trackers remove them once the last process of the run has exited).
+- :data:`DONE`: set once a command has done its work (its files written, its last line about
+  to be printed): a Ctrl-C or SIGTERM after that cannot change its exit status (coltsim.cli).
 - :func:`interruptible`: in the ``coltsim`` program, a long call (a kernel: a search's game, a
   compile) run in a helper thread while the main thread waits for it in steps of 0.1 s, so that
   Ctrl-C or SIGTERM stops the command at once rather than when the kernel returns (compiled code
@@ -31,6 +33,10 @@ import time
 
 WATCH_SECONDS = 0.2  # how often a worker looks for its parent
 WAIT_SECONDS = 0.1  # how often the main thread looks up from a long call
+# Set by a command once its work is done (coltsim.study.run, .tune_report, the CLI), cleared by
+# coltsim.cli.main as a command starts: from then on the program's handlers ignore Ctrl-C and
+# SIGTERM while it prints its last line and ends (joblib stopping its worker processes).
+DONE = threading.Event()
 
 
 _program: list = []  # set by the coltsim program (leave_interrupts_to_main)
@@ -66,8 +72,12 @@ def watch_parent(parent: int) -> None:
     """In a process started by ``parent`` (not ``parent`` itself, not a Dask worker, which
     is no child of the run): exit as soon as ``parent`` is gone, and leave Ctrl-C to it (it
     stops its workers)."""
-    if _watching or os.getpid() == parent or os.getppid() != parent:
+    if _watching or os.getpid() == parent:
         return
+    if os.getppid() != parent:
+        if _alive(parent):  # not its child
+            return
+        os._exit(1)  # its parent died while it started
     _watching.append(parent)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -78,6 +88,16 @@ def watch_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="coltsim-watch-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        return True
+    return True
 
 
 def interruptible(call, *args):

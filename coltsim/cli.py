@@ -19,6 +19,8 @@ import time
 import warnings
 from pathlib import Path
 
+from ._process import DONE
+
 MAX_MESSAGE = 400  # characters of an error or warning line, its value shortened in the middle
 
 
@@ -182,6 +184,7 @@ def _report(args) -> None:
             if toml.exists() else None
         repair_folder(folder / "data", settings, workers=args.workers)
     render_from_folder(args.folder)
+    _DONE.set()
     print(f"report: {args.folder}/report.md")
 
 
@@ -463,10 +466,11 @@ class _Terminated(KeyboardInterrupt):
     worker processes stopped, its finished chunks kept)."""
 
 
-# Set once the command has done its work (its output written, its exit status known): a
-# Ctrl-C or SIGTERM after that is ignored while the program ends (joblib stopping its worker
-# processes), so that it can neither print a traceback nor change the exit status.
-_DONE = threading.Event()
+# Set once the command has done its work (its output written, its exit status known; a report's
+# commands set it before they print its path): a Ctrl-C or SIGTERM after that is ignored while
+# the program ends (joblib stopping its worker processes), so that it can neither print a
+# traceback nor change the exit status.
+_DONE = DONE
 
 
 def _terminate(signum, frame):

@@ -318,8 +318,8 @@ def _lines(err: str) -> list:
 
 # The moments of a run, as (what it says before them, seconds after that): starting the workers,
 # playing, writing the report, after "report:".
-MOMENTS = [("games to play)", 0.5), ("games to play)", 1.5), ("games to play)", 3.0),
-           ("games to play)", 6.0), ("games to play)", 12.0), ("report:", 0.0),
+MOMENTS = [("to play)", 0.5), ("to play)", 1.5), ("to play)", 3.0),
+           ("to play)", 6.0), ("to play)", 12.0), ("report:", 0.0),
            ("report:", 0.2)]
 
 
@@ -353,7 +353,7 @@ def test_kill_9_of_the_main_process_leaves_nothing_behind(tmp_path, seconds):
     toml = _experiment(tmp_path / "run.toml", 20_000, players=4)
     proc = _coltsim("run", str(toml), "--out", str(tmp_path / "out"), "--workers", "2")
     err = _Stderr(proc)
-    assert err.when("games to play)") is not None, err.text()
+    assert err.when("to play)") is not None, err.text()
     time.sleep(seconds)
     proc.kill()
     proc.wait(10)
