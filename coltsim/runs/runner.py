@@ -222,7 +222,8 @@ def _play_on_dask(client, task, job, todo: list, workers: int, on_done) -> None:
         submitted.append(future)
         return future
 
-    finished = as_completed([submit(*t) for t in itertools.islice(waiting, at_once)])
+    finished = as_completed([submit(*t) for t in itertools.islice(waiting, at_once)],
+                            loop=client.loop)  # (the client need not be the default one)
     try:
         for future in finished:
             chunk, first, n, failed, result = future.result()
