@@ -4,7 +4,8 @@ The results hold one table (a line-up of policies, one per seat) played in sever
 rotations (one setting each) on the same deals: game ``g`` of every setting is deal ``g``.  A
 victory shared by ``m`` teams counts ``1/m``.  Per deal, a policy's share is its mean over the
 seats it holds in every rotation; deals are the independent units, so the interval is the
-normal interval of the mean over deals: the estimate of the one tournament
+normal interval of the mean over deals, kept within [0, 1] (the Wilson interval where every
+deal gave the policy the same share): the estimate of the one tournament
 (coltsim.analysis.stats.deal_shares and share_estimate, which coltsim.runs.tournament plays for),
 here from saved games.
 """
@@ -55,7 +56,8 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     score = p.groupby("policy", observed=True)["team_score"].mean()
     rows = []
     for name in dict.fromkeys(table):
-        e = share_estimate(per_deal[name], n_players, len(f.settings), level)
+        e = share_estimate(per_deal[name], n_players, len(f.settings), level,
+                           table.count(name))
         rows.append({"policy": name, "seats": table.count(name), "games": len(f.games),
                      "win_rate": e.share, "ci_low": e.lo, "ci_high": e.hi,
                      "fair_share": e.fair_share, "mean_score": float(score[name]),

@@ -53,7 +53,8 @@ def play_table(table, games: int, seed: int, play, level: float = LEVEL) -> dict
     table = tuple(table)
     rotations = seatings(table)
     seated = {seating: play(seating, games, seed) for seating in rotations}
-    return {entry: share_estimate(per_deal, len(table), len(rotations), level)
+    return {entry: share_estimate(per_deal, len(table), len(rotations), level,
+                                  table.count(entry))
             for entry, per_deal in deal_shares(seated).items()}
 
 

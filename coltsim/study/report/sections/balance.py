@@ -11,7 +11,9 @@ from ... import plots
 from .. import sentences as S
 from ..context import Context
 from ..document import Section
-from ..formatting import bandit, count, p_value, pct, pct_ci, points, pp, pp_ci, usd, usd_ci, yes
+from ..formatting import (
+    bandit, count, is_missing, p_value, pct, pct_ci, points, pp, pp_ci, too_few, usd, usd_ci, yes,
+)
 
 TITLE = "Character balance"
 MAX_LOOT_PANELS = 6
@@ -148,6 +150,9 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
     for (condition, policy), g in groups:
         parts = []
         for _, r in g.iterrows():
+            if is_missing(r["spread_lo"]):  # a bandit named from a game or two: not an answer
+                parts.append(f"{r['players']} players: {too_few(r['games'])}")
+                continue
             sig = S.significant(effects, r["setting"], r["strongest"])
             parts.append(f"{r['players']} players: {bandit(r['strongest'])} "
                          f"{pp(r['strongest_effect'])} / {bandit(r['weakest'])} "

@@ -259,8 +259,8 @@ def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Ta
                                      for b, e in zip(rows["strongest"], rows["strongest_effect"])]
         display["weakest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
                                    for b, e in zip(rows["weakest"], rows["weakest_effect"])]
-        display["spread, pp (95% CI)"] = [pp_ci(*r, signed=False) for r in rows[
-            ["spread", "spread_lo", "spread_hi"]].itertuples(index=False)]
+        display["spread, pp (95% CI)"] = [pp_ci(*r, signed=False, n=n) for r, n in zip(rows[
+            ["spread", "spread_lo", "spread_hi"]].itertuples(index=False), rows["games"])]
     if rows["gunslinger_decided"].notna().any():
         display["Gunslinger decides (95% CI)"] = [pct_ci(*r) for r in rows[
             ["gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi"]]

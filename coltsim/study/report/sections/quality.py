@@ -104,7 +104,8 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
     else:
         for (condition, policy), g in groups:
             parts = [f"{r['players']} players: " + ", ".join(
-                f"{Q.METRICS[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'])}"
+                f"{Q.METRICS[m][0]} "
+                f"{quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'], n=r['games'])}"
                 for m in known) for _, r in g.iterrows()]
             out.append(S.lead(S.where(ctx, condition, policy), "game quality (95% CI)")
                        + "; ".join(parts) + ".")
