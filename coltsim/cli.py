@@ -5,7 +5,9 @@ Bad input gives a one-line error and exit status 2 (a usage mistake, a bad value
 locked or taken folder, a file that cannot be written, a Dask scheduler that does not answer);
 Ctrl-C gives one line and exit status 130, SIGTERM one line and 143 (a run's worker processes
 stopped, its finished chunks kept); a warning (a chunk recomputed, a stale lock taken over) is
-one line too, and a long value is shortened.  Only a bug of coltsim shows a traceback.
+one line too, and a long value is shortened.  A report that cannot be built from the games a
+run saved (a bug of coltsim: the games are kept) gives one line and exit status 1.  Only another
+bug of coltsim shows a traceback.
 """
 from __future__ import annotations
 
@@ -90,7 +92,7 @@ def _trace(args) -> None:
         if given:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
-        run = run_game(args.source, game, args.setting)
+        run = run_game(args.source, game, args.setting, _run_names(args.source))
         with _announcing(run.setting):
             lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
@@ -102,6 +104,24 @@ def _trace(args) -> None:
         Path(args.out).write_text(text.getvalue(), encoding="utf-8")
     else:
         sys.stdout.write(text.getvalue())
+
+
+def _run_names(source) -> dict | None:
+    """Setting id -> its name in the report of the run in ``source`` (a report folder names its
+    settings as its experiment does), or None when the folder cannot say."""
+    from .runs.storage import read_manifest
+    from .setting import played_settings
+    from .study.experiment import load_experiment
+    from .study.labels import run_names
+    from .traces.replay import run_folder
+
+    try:
+        folder = run_folder(source)
+        toml = Path(source) / "experiment.toml"
+        settings = played_settings(load_experiment(toml).settings) if toml.is_file() else None
+        return run_names(read_manifest(folder), settings)
+    except (ValueError, OSError, KeyError, TypeError):
+        return None  # a damaged folder or file: run_game says what is wrong with it
 
 
 def _show(args) -> None:
@@ -521,6 +541,14 @@ def main(argv=None) -> int:
         except ValueError as e:
             print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
             return 2
+        except RuntimeError as e:
+            # A report that cannot be built from saved games (a bug: the games are kept) is one
+            # line too; its class is looked up where it lives only once that module is loaded.
+            build = sys.modules.get("coltsim.study.report.build")
+            if build is None or not isinstance(e, build.ReportError):
+                raise
+            print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
+            return 1
         except BrokenPipeError:
             return 0
         except OSError as e:

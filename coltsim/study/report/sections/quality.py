@@ -44,19 +44,24 @@ def build(ctx: Context) -> Section:
                       + "; ".join(missing) + ".")
     policies = list(dict.fromkeys(table["policy"]))
     keys = [(m, p) for p in policies for m in known]
-    x = "value" if ctx.design.axis else "players"
+    axis = ctx.design.axis
+    # Against a swept value each condition is one value: the lines are the player counts.
+    plotted = table.assign(series=table["players"].map("{} players".format)) if axis else table
+    series, colours = ("series", {f"{n} players": c for n, c in ctx.colours["players"].items()}) \
+        if axis else ("condition", ctx.colours["condition"])
 
     def panel(ax, key):
         metric, policy = key
-        plots.plot_quality(ax, table[table["policy"] == policy], metric, "condition",
-                           ctx.colours["condition"], x,
+        plots.plot_quality(ax, plotted[plotted["policy"] == policy], metric, series, colours,
+                           "value" if axis else "players",
                            title=Q.METRICS[metric][0] + (f", {policy}" if len(policies) > 1
                                                          else ""))
-        ax.set_xlabel(ctx.design.axis.replace("_", " ") if ctx.design.axis else "")
+        ax.set_xlabel(axis.replace("_", " ") if axis else "")
 
-    blocks.append(ctx.w.panels("quality", "Game quality in each setting, 95% intervals.", keys,
-                               panel, panel=(4.2, 3.6), max_cols=3,
-                               rows=len(policies) if len(policies) > 1 else None))
+    if len(table) > 1:  # one setting: a panel of one point per metric says less than the table
+        blocks.append(ctx.w.panels("quality", "Game quality in each setting, 95% intervals.",
+                                   keys, panel, panel=(4.2, 3.6), max_cols=3,
+                                   rows=len(policies) if len(policies) > 1 else None))
     blocks.append(ctx.w.table("quality", "Game quality per setting (95% CI)", table,
                               pd.DataFrame({"setting": table["label"],
                                             "games": table["games"].map(count),
