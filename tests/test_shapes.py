@@ -313,6 +313,16 @@ def composed_figures(monkeypatch):
     return drawn
 
 
+# What else a shape's report must show: (figures drawn, report.md) -> bool.
+EXPECT = {
+    # the crash was in this figure: one line per player count against the swept value
+    "newcomer_draw_count_3_2_4": lambda drawn, text: "quality" in drawn,
+    # one setting: no figure of one dot per panel, its numbers are in the table
+    "one_setting": lambda drawn, text: "quality" not in drawn
+    and "Game quality per setting" in text,
+}
+
+
 def _headline(text: str) -> str:
     """The headline section of a report.md."""
     return text.split("## Headline", 1)[1].split("\n## ", 1)[0]
@@ -346,6 +356,7 @@ def test_every_shape_builds_its_report(name, tmp_path, capsys, composed_figures)
         assert rows[f"{column}_lo"].map(math.isfinite).all(), (kind, column)
     if "balance" in text and (table["kind"] == "setting").any():
         assert table.loc[table["kind"] == "setting", "spread"].notna().any()
+    assert EXPECT.get(name, lambda drawn, text: True)(composed_figures, text)
 
 @pytest.mark.parametrize("name", REFUSED)
 def test_a_shape_that_cannot_be_answered_is_refused_before_any_game(name, tmp_path, capsys):
