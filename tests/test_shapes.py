@@ -344,6 +344,11 @@ def test_every_shape_builds_its_report(name, tmp_path, capsys, composed_figures)
     headline = _headline(text)
     assert headline.strip(), "an empty headline"
     assert not re.search(r"\bnan\b", headline, re.IGNORECASE), headline
+    # "not significant" beside an interval only when it holds 0 (else it says why, in words)
+    for lo, hi in re.findall(r"\(([-+]?\$?[\d,.]+) to ([-+]?\$?[\d,.]+)\)"
+                             r"(?: at \d players)?,? \(?not significant", headline):
+        lo, hi = (float(x.replace("$", "").replace(",", "")) for x in (lo, hi))
+        assert lo <= 0 <= hi, headline
     table = pd.read_csv(out / "tables" / "headline.csv")
     assert len(table), "no row in tables/headline.csv"
     # An interval is whole or absent, never beside a missing estimate; a setting's spread and

@@ -119,7 +119,8 @@ def _focus(ctx: Context, table: pd.DataFrame) -> list:
             parts = [f"{r['players']} players "
                      + pp_ci(r["focus_effect"], r["focus_lo"], r["focus_hi"])
                      + ("" if _significant(effects, r["setting"], name) else
-                        ", not significant") for _, r in g.iterrows()]
+                        ", " + _not_significant(ctx, r["focus_lo"], r["focus_hi"]))
+                     for _, r in g.iterrows()]
             where = _where(ctx, condition, policy)
             out.append(f"{bandit(name)}'s win rate against the average bandit (percentage "
                        "points, 95% CI)" + (f", {where}" if where else "") + ": "
@@ -175,8 +176,31 @@ def _groups(rows: pd.DataFrame):
     return list(rows.groupby(["condition", "policy"], sort=False))
 
 
-def _robust(row) -> str:
-    return f" [{row['robust']}]" if isinstance(row["robust"], str) and row["robust"] else ""
+def _not_significant(ctx: Context, lo, hi) -> str:
+    """"not significant", saying why where the 95% interval leaves 0 out: the interval is the
+    estimate's own, the test is corrected for every test of the report (one family)."""
+    if lo > 0 or hi < 0:
+        return (f"the interval excludes 0, but after correcting for the {ctx.family.size} "
+                f"tests of this report ({ctx.corr_name}) it is not significant")
+    return "not significant"
+
+
+def _ladder_words(ctx: Context) -> dict:
+    """A ladder's verdicts (analysis.headline.conclusion) in plain words, naming the two
+    strongest policies they compare."""
+    weak, strong = ctx.design.strongest_two() or ("the weaker", "the stronger")
+    return {ROBUST: f"the same with {weak} and with {strong} players",
+            DEPENDS: f"not the same with {weak} and with {strong} players",
+            INCONCLUSIVE: f"not significant with {weak} players nor with {strong} players"}
+
+
+def _robust(ctx: Context, row) -> str:
+    """`` [robust: the same with greedy and with planner players]`` after a conclusion."""
+    verdict = row["robust"]
+    if not isinstance(verdict, str) or not verdict:
+        return ""
+    words = _ladder_words(ctx)[verdict]
+    return f" [{words}]" if verdict == INCONCLUSIVE else f" [{verdict}: {words}]"
 
 
 def _tally(values) -> str:
@@ -187,13 +211,16 @@ def _tally(values) -> str:
     return ", ".join(parts)
 
 
-def _robust_tally(rows: pd.DataFrame) -> str:
-    marked = rows[rows["robust"] != ""]
+def _robust_tally(ctx: Context, rows: pd.DataFrame) -> str:
+    marked = rows[rows["robust"].fillna("") != ""]
     if not len(marked):
         return ""
     counts = marked["robust"].value_counts()
-    return " Against the two strongest policies: " + ", ".join(
-        f"{counts.get(v, 0)} of {len(marked)} {v}" for v in (ROBUST, DEPENDS, INCONCLUSIVE)
+    words = _ladder_words(ctx)
+    return " Of these answers, " + "; ".join(
+        f"{counts.get(v, 0)} of {len(marked)} {'is' if counts.get(v, 0) == 1 else 'are'} "
+        f"{words[v]}"
+        + ("" if v == INCONCLUSIVE else f" ({v})") for v in (ROBUST, DEPENDS, INCONCLUSIVE)
         if counts.get(v, 0)) + "."
 
 
@@ -223,7 +250,7 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
                    "average" if none else "") + ". The spread between the strongest and the weakest bandit "
                 f"ranges from {points(rows['spread'].min())} to {points(rows['spread'].max())}"
                 " percentage points (every setting: the table and figure below)."
-                + _robust_tally(rows)]
+                + _robust_tally(ctx, rows)]
     out = []
     for (condition, policy), g in groups:
         parts = []
@@ -234,21 +261,22 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
                          f"{pp(r['weakest_effect'])}, spread "
                          f"{pp_ci(r['spread'], r['spread_lo'], r['spread_hi'], signed=False)}"
                          + ("" if sig else " (no bandit significantly above the average)")
-                         + _robust(r))
+                         + _robust(ctx, r))
         out.append(_lead(_where(ctx, condition, policy), "strongest / weakest bandit (win "
                          "rate against the average bandit, percentage points) and the spread "
                          "between them (95% CI)") + "; ".join(parts) + ".")
     return out
 
 
-def _comparison_sentence(r) -> str:
+def _comparison_sentence(ctx: Context, r) -> str:
     parts = []
     if isinstance(r["strongest"], str):
         parts.append(f"spread {points(r['baseline_spread'])} → {points(r['spread'])} points, "
                      f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
                      + ("" if r["spread_change_significant"] is True
                         or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
-                        else ", not significant"))
+                        else ", " + _not_significant(ctx, r["spread_change_lo"],
+                                                     r["spread_change_hi"])))
         if r["strongest"] != r["baseline_strongest"]:
             parts.append(f"strongest bandit {bandit(r['baseline_strongest'])} → "
                          f"{bandit(r['strongest'])}")
@@ -280,7 +308,8 @@ def _compare(ctx: Context, table: pd.DataFrame) -> list:
     if len(rows) <= MAX_SENTENCES:
         return [_capital(f"{r['condition']} against {r['baseline_condition']} "
                          f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
-                         + ", same deals): " + _comparison_sentence(r) + "." + _robust(r))
+                         + ", same deals): " + _comparison_sentence(ctx, r) + "."
+                         + _robust(ctx, r))
                 for _, r in rows.iterrows()]
     changes = rows.dropna(subset=["spread_change"])
     out = []
@@ -300,7 +329,7 @@ def _compare(ctx: Context, table: pd.DataFrame) -> list:
                                                         best["spread_change_hi"])
                      + f" points ({best['condition']}, {best['players']} players"
                      + (f", {best['policy']}" if many_policies else "") + ")")
-        out.append(text + "." + _robust_tally(changes))
+        out.append(text + "." + _robust_tally(ctx, changes))
     played = rows.dropna(subset=["played_differently"])
     still = played[played["played_differently"] == 0]
     if len(played):
@@ -360,7 +389,9 @@ def _seats(ctx: Context, table: pd.DataFrame) -> list:
     for (condition, policy), g in groups:
         parts = [pp_ci(r["first_player_edge"], r["first_player_edge_lo"],
                        r["first_player_edge_hi"]) + f" at {r['players']} players"
-                 + ("" if r["setting"] in significant else " (not significant)")
+                 + ("" if r["setting"] in significant else
+                    " (" + _not_significant(ctx, r["first_player_edge_lo"],
+                                            r["first_player_edge_hi"]) + ")")
                  for _, r in g.iterrows()]
         out.append(_lead(_where(ctx, condition, policy), "the First Player's advantage (the "
                          "win rate of the First Player of round 1 minus the fair share, "
@@ -446,19 +477,20 @@ def _quality(ctx: Context, table: pd.DataFrame) -> list:
         out.append(_capital(f"{condition} against {base}")
                    + (f" ({policy} players, " if many_policies else " (")
                    + "same deals), the change in game quality: "
-                   + "; ".join(_quality_change(m, rows) for m, rows in
+                   + "; ".join(_quality_change(ctx, m, rows) for m, rows in
                                g.groupby("quantity", sort=False)) + ".")
     return out
 
 
-def _quality_change(metric: str, rows: pd.DataFrame) -> str:
+def _quality_change(ctx: Context, metric: str, rows: pd.DataFrame) -> str:
     """One metric's change over the player counts: its interval at one, its range at several,
     and how many are significant."""
     players = sorted(rows["players"])
     if len(rows) == 1:
         r = rows.iloc[0]
         return (f"{QUALITY[metric][0]} {quality_ci(metric, r.difference, r.lo, r.hi, True)} at "
-                f"{r.players} players" + ("" if r.significant else ", not significant"))
+                f"{r.players} players" + ("" if r.significant else
+                                          ", " + _not_significant(ctx, r.lo, r.hi)))
     low, high = rows["difference"].min(), rows["difference"].max()
     return (f"{QUALITY[metric][0]} {quality_ci(metric, low, None, None, True)} to "
             f"{quality_ci(metric, high, None, None, True)} at {players[0]} to {players[-1]} "
