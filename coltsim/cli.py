@@ -404,7 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
     _setting_flags(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--setting-id", help="name of the setting (default: from its hash)")
-    p.add_argument("--chunk-size", type=int, help="games per file (default 50000)")
+    p.add_argument("--chunk-size", type=int, help="games per chunk, the work of one worker and "
+                                                  "one file (default: 16 chunks or more, of 500 "
+                                                  "to 50,000 games; resuming: the run's)")
     _workers_flags(p, "parallel workers (default: every core)")
     p.add_argument("--backend", default="loky", help="loky (processes), threading or dask")
     p.add_argument("--scheduler", help="Dask scheduler address tcp://HOST:PORT")

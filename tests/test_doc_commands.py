@@ -116,7 +116,7 @@ RUNS = {
         (SLOW, "python benchmarks/bench_policies.py --games 200 --rollout-games 1 "
                "--ismcts-budgets 8"),
     "python benchmarks/end_to_end.py": (SLOW, "python benchmarks/end_to_end.py --games 2000 "
-                                              "--quiet"),
+                                              "--reference-games 2000 --quiet"),
     "python scripts/search_strength.py --games 300 --seed 1 --budgets 8 16 32 64 128 256 512":
         (SLOW, "python scripts/search_strength.py --games 2 --seed 1 --budgets 8 "
                "--rollout-budget 4"),

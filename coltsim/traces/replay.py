@@ -107,9 +107,11 @@ def check_against_run(run: RunGame, end: dict) -> str | None:
     import pyarrow.parquet as pq
 
     entry = storage.read_manifest(run.folder)["settings"][run.setting.id]
-    path = storage.chunk_path(run.folder, storage.PLAYERS, run.setting.id,
-                              run.game // entry["chunk_size"])
-    if not path.exists():
+    held = [r["chunk"] for r in entry["chunks"]
+            if r["first_game"] <= run.game < r["first_game"] + r["n_games"]]
+    path = storage.chunk_path(run.folder, storage.PLAYERS, run.setting.id, held[0]) \
+        if held else None
+    if path is None or not path.exists():
         return (f"the run's data for game {run.game} are not in {run.folder}: the replay is not "
                 "checked against it")
     table = pq.read_table(path, columns=["game", "bandit_index", "score", "win"])
