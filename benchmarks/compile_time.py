@@ -12,7 +12,7 @@ engine), greedy (``weighted``), planner, learned, rollout and ismcts (their mode
 compiled by then), and last a table of greedy beside random, whose parts are all compiled (the
 kernel alone).  Then each table of ``--cold`` (default: the planner, the quickstart's) starts
 from an empty cache, against what the notice estimates for it (coltsim._jit.compile_estimate:
-the engine compiled while other processes compile the policies, then the kernel).  The
+the sum of its parts).  The
 reference game (benchmarks/reference.py) compiles on every run; it runs before and after, and
 every part is recorded as a ratio to the mean of its two compiles.  Not a test: run it by hand,
 on a machine as quiet as you can find, and commit the file it writes.
@@ -81,6 +81,15 @@ def estimate(result: dict, table: str) -> float:
     return _jit.compile_estimate(parts, result)
 
 
+def _rounded(x):
+    """Measured seconds and ratios at 3 decimals (more would be noise), in any nesting."""
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return round(x, 3) if isinstance(x, float) else x
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", action="store_true",
@@ -113,7 +122,7 @@ def main(argv=None) -> None:
     if args.record:
         if "ratios" not in r:
             raise SystemExit("no reference game: nothing to record (the ratios need it)")
-        record = {"machine": args.machine, **{k: r[k] for k in (
+        record = {"machine": args.machine, **{k: _rounded(r[k]) for k in (
             "command", "measured", "cores", "numba", "python", "load_average",
             "reference_compiles", "reference_seconds", "ratios", "seconds", "checks")}}
         _jit.COMPILE_TIMES.write_text(json.dumps(record, indent=2) + "\n")

@@ -115,17 +115,14 @@ def compile_times() -> dict | None:
 
 def compile_estimate(parts, record: dict | None = None) -> float | None:
     """Seconds a first compile of ``parts`` (names: ``engine``, a policy's chooser, ``kernel``)
-    took on the project's machine, by ``record`` (default :func:`compile_times`): the engine
-    compiles while other processes compile the policies (playout.warm_up), so it costs the
-    longer of the two, then the table's kernel; without the engine, the policies one after
-    another and the kernel."""
+    took on the project's machine, by ``record`` (default :func:`compile_times`): the sum of
+    the parts.  The engine compiles while other processes compile the policies
+    (playout.warm_up), but on two busy cores that gained little: a first start of the planner
+    from an empty cache took about the sum (``record["checks"]``, benchmarks/compile_time.py)."""
     record = record or compile_times()
     if record is None:
         return None
-    seconds = {k: r * record["reference_seconds"] for k, r in record["ratios"].items()}
-    policies = sum(seconds.get(p, 0.0) for p in parts if p not in ("engine", "kernel"))
-    first = max(seconds["engine"], policies) if "engine" in parts else policies
-    return first + (seconds["kernel"] if "kernel" in parts else 0.0)
+    return sum(record["ratios"].get(p, 0.0) for p in parts) * record["reference_seconds"]
 
 
 def compile_notice(parts: tuple) -> str | None:

@@ -385,8 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="source", metavar="FOLDER",
                    help="replay a game of a saved run: a report folder (reports/NAME) or a "
                         "simulate --out folder; the setting and seed come from its manifest")
-    p.add_argument("--setting", help="with --from: the setting's id or label (default: the "
-                                     "run's only setting)")
+    p.add_argument("--setting", help="with --from: the setting's id, or its name in the report "
+                                     "(its label, e.g. 'printed rules'; default: the run's only "
+                                     "setting)")
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=_trace)
 

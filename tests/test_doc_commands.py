@@ -82,7 +82,7 @@ RUNS = {
     "[--policies ...] [--rules JSON] [--out game.jsonl]":
         ("", "coltsim trace --players 4 --seed 7 --game 0 --lineup ghost,belle,tuco,doc "
              "--policies greedy --rules '{{\"advanced\": true}}' --out {out}.jsonl"),
-    "coltsim trace --from reports/NAME --game N [--setting ID-OR-LABEL]":
+    "coltsim trace --from reports/NAME --game N [--setting ID-OR-NAME]":
         ("", "coltsim trace --from {report} --game 3 --setting 'printed rules'"),
     "coltsim trace --from FOLDER --game 5": ("", "coltsim trace --from {report} --game 5"),
     "coltsim show game.jsonl [--every-card]": ("", "coltsim show {trace} --every-card"),

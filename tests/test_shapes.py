@@ -289,6 +289,16 @@ REFUSED = {
         '[sweep]\nplayers = 4\n[sweep.rules]\ngunslinger_bonus = [1000, 0]\n'
         '[sweep.label]\nplayers = ["four"]\n', "would name two different settings"),
     "seven_players": ("[sweep]\nplayers = [4, 7]\n", "7 is not a player count"),
+    "compare_with_nothing_to_compare": (
+        'analyses = ["compare"]\n[sweep]\nplayers = [3, 4]\n',
+        '"compare" needs two settings that differ in rule options or line-up at the same '
+        'player count'),
+    "policies_without_a_table_of_policies": (
+        'analyses = ["policies"]\n[sweep]\nplayers = 4\n[sweep.rules]\n'
+        'gunslinger_bonus = [1000, 0]\n', '"policies" needs a table of different policies'),
+    "a_table_of_policies_per_player_count": (
+        '[sweep]\nplayers = [3, 4]\npolicies = [["greedy", "random", "random"]]\n',
+        "sweep.policies: 3 policies for 4 players"),
 }
 
 
@@ -375,7 +385,7 @@ def test_a_shape_that_cannot_be_answered_is_refused_before_any_game(name, tmp_pa
 
 def test_the_matrix_counts_its_shapes():
     """The count the issue asks for: shapes that build a report, and shapes refused."""
-    assert (len(SHAPES), len(REFUSED)) == (39, 5)
+    assert (len(SHAPES), len(REFUSED)) == (39, 8)
 
 
 def test_a_report_step_that_fails_says_one_line_and_keeps_every_game(tmp_path, capsys,

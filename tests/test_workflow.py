@@ -135,8 +135,8 @@ def test_a_precision_needs_no_game_count():
 # --- feedback -----------------------------------------------------------------------------------
 def test_the_compile_estimate_is_what_the_project_machine_measured():
     """coltsim/compile_times.json (benchmarks/compile_time.py --record): each part a ratio to
-    the reference game's compile measured beside it.  The engine compiles while the policies
-    compile in other processes, then the kernel; without the engine, one after another."""
+    the reference game's compile measured beside it; a first start costs the sum of its parts,
+    as the benchmark's first start from an empty cache measured (within a quarter)."""
     record = _jit.compile_times()
     assert record["machine"] == "the project's 2-core machine"
     assert set(record["ratios"]) >= {"engine", "kernel", "weighted", "planner", "learned",
@@ -144,9 +144,11 @@ def test_the_compile_estimate_is_what_the_project_machine_measured():
     assert 1 < record["reference_seconds"] < 60 and record["command"].startswith("python ")
     fake = {"ratios": {"engine": 10, "kernel": 1, "planner": 4, "weighted": 2},
             "reference_seconds": 2.0, "machine": "m"}
-    assert _jit.compile_estimate(["engine", "planner", "kernel"], fake) == 20 + 2
-    assert _jit.compile_estimate(["engine", "planner", "weighted", "kernel"], fake) == 22
+    assert _jit.compile_estimate(["engine", "planner", "kernel"], fake) == 20 + 8 + 2
     assert _jit.compile_estimate(["planner", "weighted", "kernel"], fake) == 8 + 4 + 2
+    check = record["checks"]["planner"]
+    measured = _jit.compile_estimate(["engine", "planner", "kernel"])
+    assert abs(measured - check["cold_seconds"]) < 0.25 * check["cold_seconds"]
     assert [_jit._rounded(s) for s in (0.2, 7.4, 19.6, 81.2)] == [1, 7, 20, 80]
 
 
