@@ -10,9 +10,13 @@ as soon as it is written.
 
 coltsim's commands run in this process (``coltsim.cli.main``) from a scratch folder, so that
 nothing is written into the repository; scripts (``python benchmarks/...``) run as written, in a
-subprocess, with tiny arguments.  Commands that compile tables of policies the fast tier never
-compiles (the ladder's searches, training, the benchmarks' own kernels) are in the slow tier.
+subprocess, with tiny arguments.  The scripts and the commands that play other tables than the
+fast tier's are in the slow tier; those that compile minutes of kernels of their own whatever
+their size (the ladder's five tables of searches, training, the policy benchmarks' uncached
+counters) run only when asked, ``COLTSIM_BY_HAND=1 pytest -m slow tests/test_doc_commands.py``
+(they took 2 to 9 minutes each on the loaded 2-core machine; CI's 15 minutes cannot hold them).
 """
+import os
 import re
 import shlex
 import subprocess
@@ -26,7 +30,7 @@ from coltsim.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 REFERENCE = ROOT.parent / "shared" / "bench" / "reference_game.py"
-SLOW, SKIP = "slow", "skip"
+SLOW, SKIP, BY_HAND = "slow", "skip", "by hand"
 
 # Each command line of the docs -> how it runs here: (tier, the command with placeholders:
 # {out} a fresh folder, {report} a tiny quickstart report, {trace} a trace file, {root} the
@@ -67,12 +71,12 @@ RUNS = {
         (SLOW, "coltsim tune experiments/tune_gunslinger_bonus.toml --games 50 --max-games 50 "
                "--out {out}"),
     "coltsim tournament experiments/policy_ladder.toml [--games N] [--workers K] [--csv FILE]":
-        (SLOW, "coltsim tournament experiments/policy_ladder.toml --games 2 --workers 1 "
-               "--csv {out}.csv"),
+        (BY_HAND, "coltsim tournament experiments/policy_ladder.toml --games 2 --workers 1 "
+                  "--csv {out}.csv"),
     "coltsim tournament experiments/policy_ladder.toml":
-        (SLOW, "coltsim tournament experiments/policy_ladder.toml --games 2"),
+        (BY_HAND, "coltsim tournament experiments/policy_ladder.toml --games 2"),
     "coltsim run experiments/policy_ladder.toml":
-        (SLOW, "coltsim run experiments/policy_ladder.toml --games 2 --out {out}"),
+        (BY_HAND, "coltsim run experiments/policy_ladder.toml --games 2 --out {out}"),
     "coltsim simulate --players 4 --games 1000000 --policies greedy --out DIR [--lineup ...] "
     "[--rules JSON] [--params JSON] [--workers K]":
         ("", "coltsim simulate --players 4 --games 1000 --policies greedy --out {out} "
@@ -91,10 +95,10 @@ RUNS = {
         ("", "coltsim bench --players 3 --games 2000 --policy random --json --no-compile"),
     "coltsim train FOLDER [--iterations N] [--games N] [--budget N] [--horizon N] "
     "[--teacher-model NAME] [--seed N] [--workers K]":
-        (SLOW, "coltsim train {out} --iterations 1 --games 4 --budget 4 --horizon 1 "
-               "--teacher-model greedy --seed 1 --workers 1 --match-deals 2 --quiet"),
-    "coltsim train FOLDER": (SLOW, "coltsim train {out} --iterations 1 --games 4 --budget 4 "
-                                   "--horizon 1 --match-deals 2 --workers 1 --quiet"),
+        (BY_HAND, "coltsim train {out} --iterations 1 --games 4 --budget 4 --horizon 1 "
+                  "--teacher-model greedy --seed 1 --workers 1 --match-deals 2 --quiet"),
+    "coltsim train FOLDER": (BY_HAND, "coltsim train {out} --iterations 1 --games 4 --budget 4 "
+                                      "--horizon 1 --match-deals 2 --workers 1 --quiet"),
     "coltsim tune FILE": (SLOW, "coltsim tune experiments/tune_gunslinger_bonus.toml --games 50 "
                               "--max-games 50 --out {out} --quiet"),
     "python ../shared/bench/reference_game.py": (SLOW, "python ../shared/bench/reference_game.py "
@@ -113,13 +117,13 @@ RUNS = {
     "python benchmarks/state_copy.py": (SLOW, "python benchmarks/state_copy.py --copies 2000 "
                                               "--playouts 20"),
     "python benchmarks/bench_policies.py":
-        (SLOW, "python benchmarks/bench_policies.py --games 200 --rollout-games 1 "
-               "--ismcts-budgets 8"),
+        (BY_HAND, "python benchmarks/bench_policies.py --games 200 --rollout-games 1 "
+                  "--ismcts-budgets 8"),
     "python benchmarks/end_to_end.py": (SLOW, "python benchmarks/end_to_end.py --games 2000 "
                                               "--reference-games 2000 --quiet"),
     "python scripts/search_strength.py --games 300 --seed 1 --budgets 8 16 32 64 128 256 512":
-        (SLOW, "python scripts/search_strength.py --games 2 --seed 1 --budgets 8 "
-               "--rollout-budget 4"),
+        (BY_HAND, "python scripts/search_strength.py --games 2 --seed 1 --budgets 8 "
+                  "--rollout-budget 4"),
 }
 # Spans that name a command in a sentence (a command and a flag, or an elided argument).
 MENTIONS = {"coltsim simulate --out DIR", "coltsim report --repair", "python benchmarks/...",
@@ -177,7 +181,11 @@ def made(tmp_path_factory):
 
 def _param(shown: str):
     tier, command = RUNS[shown]
-    marks = {SLOW: [pytest.mark.slow], SKIP: [pytest.mark.skip(reason=command)]}.get(tier, [])
+    asked = os.environ.get("COLTSIM_BY_HAND") == "1"
+    marks = {SLOW: [pytest.mark.slow], SKIP: [pytest.mark.skip(reason=command)],
+             BY_HAND: [pytest.mark.slow] + ([] if asked else [pytest.mark.skip(
+                 reason="minutes of compiling whatever its size: COLTSIM_BY_HAND=1 runs it")])
+             }.get(tier, [])
     return pytest.param(shown, marks=marks, id=re.sub(r"[^\w.-]+", "_", shown)[:60])
 
 
