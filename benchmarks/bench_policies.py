@@ -9,7 +9,8 @@ decisions per second of ``rollout`` at its default budget and of ``ismcts`` at e
 ``--ismcts-budgets`` (one searching seat against three greedy), and the one-off compile time of a
 kernel specialised on a user policy.  The reference game (benchmarks/reference.py) runs on one
 of numba's threads before and after, and every rate is also given as a ratio to the mean of its
-two rates (``*_ratio``): the figures to compare between machines.
+two rates, the compile as a ratio to the mean of its two compiles (``*_ratio``): the figures to
+compare between machines.
 """
 from __future__ import annotations
 
@@ -138,6 +139,10 @@ def main(argv=None):
                                                            after["games_per_second"]]
         for key in [k for k in result if k.endswith("_per_second")]:
             result[key.replace("_per_second", "_ratio")] = result[key] / ref
+        compiles = [before["compile_seconds"], after["compile_seconds"]]
+        result["reference_compile_seconds"] = compiles
+        result["user_policy_compile_ratio"] = result["user_policy_compile_seconds"] / (
+            sum(compiles) / 2)
     if args.json:
         print(json.dumps(result))
     else:

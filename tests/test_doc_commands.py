@@ -111,9 +111,16 @@ RUNS = {
     "python benchmarks/engine_speed.py --policy planner --games 20000":
         (SLOW, "python benchmarks/engine_speed.py --policy planner --games 400 "
                "--reference-games 2000"),
-    "python benchmarks/compile_time.py --policies planner":
-        (SKIP, "compiles the engine and the planner from an empty cache, minutes: run it by "
-               "hand (it is what the compile notice quotes)"),
+    "python benchmarks/compile_time.py --record":
+        (SKIP, "compiles every part from an empty cache, minutes, and writes "
+               "coltsim/compile_times.json (what the compile notice quotes): run it by hand"),
+    "coltsim run experiments/quickstart.toml --out /tmp/qs":
+        (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
+    "python benchmarks/end_to_end.py --policy ismcts --params '{\"ismcts\": {\"budget\": 64, "
+    "\"opponents\": \"planner\", \"playout\": \"planner\"}}' --games 1000":
+        (BY_HAND, "python benchmarks/end_to_end.py --policy ismcts --params '{{\"ismcts\": "
+                  "{{\"budget\": 4, \"opponents\": \"planner\", \"playout\": "
+                  "\"planner\"}}}}' --games 4 --reference-games 2000 --quiet"),
     "python benchmarks/state_copy.py": (SLOW, "python benchmarks/state_copy.py --copies 2000 "
                                               "--playouts 20"),
     "python benchmarks/bench_policies.py":
@@ -121,6 +128,8 @@ RUNS = {
                   "--ismcts-budgets 8"),
     "python benchmarks/end_to_end.py": (SLOW, "python benchmarks/end_to_end.py --games 2000 "
                                               "--reference-games 2000 --quiet"),
+    "python scripts/planner_strength.py":
+        (SLOW, "python scripts/planner_strength.py --games 2 --bonus-games 2"),
     "python scripts/search_strength.py --games 300 --seed 1 --budgets 8 16 32 64 128 256 512":
         (BY_HAND, "python scripts/search_strength.py --games 2 --seed 1 --budgets 8 "
                   "--rollout-budget 4"),
