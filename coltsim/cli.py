@@ -581,12 +581,19 @@ def program() -> None:
     the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
     stopping its worker processes, well under a second).  Ctrl-C reaches the main process
     only (coltsim._process.leave_interrupts_to_main): it stops the workers."""
-    from ._process import leave_interrupts_to_main
+    import os
+
+    from ._process import call_left_running, leave_interrupts_to_main
 
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
     leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
-    sys.exit(main())
+    status = main()
+    if call_left_running():  # stopped inside a kernel or a compile: end without Python's shutdown
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
 
 
 if __name__ == "__main__":
