@@ -60,16 +60,14 @@ import numpy as np
 from .. import constants as K
 from .._jit import njit
 from ..engine.flow import advance, apply
-from ..engine.scoring import RB_N, RG_N
+from ..engine.scoring import RB_N, RG_N, outcome
 from ..engine.state import (
     G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states,
     copy_state,
 )
 from .catalog import DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN
-from .learned import WEIGHTS
 from .models import call_model
 from .observe import WORLD_SCRATCH_N, sample_world_with
-from .rollout import outcome
 from .view import rand_below
 
 # Columns of the edge table.
@@ -182,7 +180,7 @@ def _select(w, tree, total, node, used, c, rng, default):
 
 
 @njit
-def _play(w, player, tree, total, used, path, c, margin, playout, opponents, mw, scratch, stop,
+def _play(w, player, tree, total, used, path, c, margin, playout, opponents, net, scratch, stop,
           out_b, out_g, rng):
     """Play the sampled world ``w`` on from the root's child ``path[1]`` (its option applied):
     select and expand at the player's own decisions, play out, back up along the path."""
@@ -193,11 +191,11 @@ def _play(w, player, tree, total, used, path, c, margin, playout, opponents, mw,
         if w.game[G_ROUND] >= stop:
             break
         if not in_tree:
-            apply(w, call_model(playout, w, scratch, mw))
+            apply(w, call_model(playout, w, scratch, net))
         elif w.game[G_PEND_PLAYER] != player:
-            apply(w, call_model(opponents, w, scratch, mw))
+            apply(w, call_model(opponents, w, scratch, net))
         else:
-            default = call_model(playout, w, scratch, mw)
+            default = call_model(playout, w, scratch, net)
             i, e = _select(w, tree, total, node, used, c, rng, default)
             if i < 0 or depth + 1 >= MAX_DEPTH:
                 in_tree = False
@@ -235,16 +233,16 @@ def keep_better_half(alive, m, tree, total, edges):
 
 
 @njit
-def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
+def ismcts_policy(obs, kind, options, params, rng, playout, opponents, net):
     """Information-set MCTS over the player's own decisions, with the models number ``playout``
-    and ``opponents`` (constants: models.py) (module docstring)."""
-    return ismcts_search(obs, kind, options, params, rng, playout, opponents, WEIGHTS, None)
+    and ``opponents`` (constants: models.py; ``learned`` with the network ``net``) (module
+    docstring)."""
+    return ismcts_search(obs, kind, options, params, rng, playout, opponents, net, None)
 
 
 @njit
-def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats):
-    """``ismcts_policy`` with ``mw`` the weights of the model ``learned`` (models.call_model),
-    and with ``stats`` (``float64[n, 2]``, or None) each option's mean outcome and playouts at
+def ismcts_search(obs, kind, options, params, rng, playout, opponents, net, stats):
+    """``ismcts_policy`` with ``stats`` (``float64[n, 2]``, or None) each option's mean outcome and playouts at
     the root: what a learner is taught (coltsim/learn)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
@@ -288,7 +286,7 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats
                 path[1] = edges[alive[j]]
                 apply(worlds[1], alive[j])
                 _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
-                      mw, worlds[2:], stop, out_b, out_g, rng)
+                      net, worlds[2:], stop, out_b, out_g, rng)
         spent += per * m
         m = keep_better_half(alive, m, tree, total, edges)
     if stats is not None:
