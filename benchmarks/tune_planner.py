@@ -62,7 +62,7 @@ def shares(first: np.ndarray, others: str | np.ndarray, games: int, seed: int, p
         out_b = np.zeros((games, n_bandits, RB_N), np.int32)
         out_g = np.zeros((games, RG_N), np.int32)
         batch_kernel(seats.choosers)(new_kernel_states(), seed, 0, lineups, seats.seat_policy,
-                                     params, opts, out_b, out_g)
+                                     params, seats.nets, opts, out_b, out_g)
         total += out_b[:, r, RB_WIN] / np.maximum(out_g[:, RG_N_WINNERS], 1)
     return total / players
 

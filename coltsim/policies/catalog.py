@@ -54,6 +54,7 @@ class Policy:
     chooser: str
     params: tuple = ()  # of Param, in the order of the parameter row
     models: tuple = ()  # names of the parameters that choose a search's models
+    files: tuple = ()  # names of the parameters that name a file (not in the row: Seats.nets)
 
 
 POLICIES: dict[str, Policy] = {}
@@ -144,7 +145,8 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
 register(Policy("planner", "planner", tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
 
 # --- learned (learned.py) ---------------------------------------------------------------------
-register(Policy("learned", "learned"))
+# ``weights``: a weights file of coltsim train (its network), instead of the shipped one.
+register(Policy("learned", "learned", files=("weights",)))
 
 # --- ismcts (ismcts.py) -----------------------------------------------------------------------
 I_BUDGET = 0
@@ -210,7 +212,8 @@ def is_policy(name) -> bool:
 def param_names(name: str) -> tuple:
     """Names of the parameters a built-in policy reads (user policies: ``p0`` .. ``p15``)."""
     policy = POLICIES.get(name)
-    return tuple(p.name for p in (policy.params if policy else _user_params()))
+    return tuple(p.name for p in (policy.params if policy else _user_params())) \
+        + (policy.files if policy else ())
 
 
 def param_vector(name: str, params: dict | None = None) -> np.ndarray:
@@ -218,12 +221,15 @@ def param_vector(name: str, params: dict | None = None) -> np.ndarray:
     changed from its defaults.  Unknown names and bad values raise ``ValueError``."""
     policy = POLICIES.get(name)
     spec = policy.params if policy else _user_params()
-    allowed = [p.name for p in spec]
+    files = policy.files if policy else ()
+    allowed = [p.name for p in spec] + list(files)
     params = dict(params or {})
     for key in params:
         if key not in allowed:
             raise ValueError(f"policy {name!r} has no parameter {key!r}; allowed: "
                              f"{', '.join(allowed) if allowed else 'none'}")
+        if key in files and not (isinstance(params[key], str) and params[key]):
+            raise ValueError(f"policy {name!r}: {key} must name a file, got {params[key]!r}")
     row = np.zeros(N_PARAMS)
     for i, p in enumerate(spec):
         row[i] = _value(name, p, params[p.name]) if p.name in params else p.default

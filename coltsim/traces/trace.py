@@ -135,7 +135,7 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
     out_g = np.zeros(RG_N, np.int32)
     log = np.zeros((LOG_ROWS, L.LOG_W), np.int64)
     n_rows = traced_kernel(seats.choosers, seats.functions)(states, seed, game_index, lineup,
-                                                             log, out_b, out_g)
+                                                             seats.nets, log, out_b, out_g)
     if n_rows > LOG_ROWS:  # pragma: no cover - a game has a few hundred records
         raise RuntimeError("trace buffer overflow")
     if out_g[RG_FAIL]:
