@@ -19,6 +19,8 @@ import time
 import warnings
 from pathlib import Path
 
+from ._process import DONE
+
 MAX_MESSAGE = 400  # characters of an error or warning line, its value shortened in the middle
 
 
@@ -106,10 +108,14 @@ def _trace(args) -> None:
 
 def _show(args) -> None:
     from .traces.show import render
-    from .traces.tracecheck import TraceError, read_trace
+    from .traces.tracecheck import TraceError, check_trace, read_trace
 
     name = "standard input" if args.trace == "-" else args.trace
     lines = read_trace(sys.stdin if args.trace == "-" else args.trace)
+    problems = check_trace(lines)  # a trace that does not hold would be told wrong
+    if problems:
+        more = f" (and {len(problems) - 1:,} more)" if len(problems) > 1 else ""
+        raise TraceError(f"{name}: not a trace of a game coltsim can tell: {problems[0]}{more}")
     try:
         text = render(lines, every_card=args.every_card)
     except (LookupError, TypeError, AttributeError) as e:
@@ -178,6 +184,7 @@ def _report(args) -> None:
             if toml.exists() else None
         repair_folder(folder / "data", settings, workers=args.workers)
     render_from_folder(args.folder)
+    _DONE.set()
     print(f"report: {args.folder}/report.md")
 
 
@@ -459,10 +466,11 @@ class _Terminated(KeyboardInterrupt):
     worker processes stopped, its finished chunks kept)."""
 
 
-# Set once the command has done its work (its output written, its exit status known): a
-# Ctrl-C or SIGTERM after that is ignored while the program ends (joblib stopping its worker
-# processes), so that it can neither print a traceback nor change the exit status.
-_DONE = threading.Event()
+# Set once the command has done its work (its output written, its exit status known; a report's
+# commands set it before they print its path): a Ctrl-C or SIGTERM after that is ignored while
+# the program ends (joblib stopping its worker processes), so that it can neither print a
+# traceback nor change the exit status.
+_DONE = DONE
 
 
 def _terminate(signum, frame):
@@ -535,9 +543,13 @@ def main(argv=None) -> int:
 def program() -> None:
     """The ``coltsim`` program: :func:`main`, then the process ends; Ctrl-C and SIGTERM stop
     the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
-    stopping its worker processes, well under a second)."""
+    stopping its worker processes, well under a second).  Ctrl-C reaches the main process
+    only (coltsim._process.leave_interrupts_to_main): it stops the workers."""
+    from ._process import leave_interrupts_to_main
+
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
+    leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
     sys.exit(main())
 
 

@@ -399,8 +399,10 @@ def warm_up(kind: str, choosers: tuple) -> None:
              and not all(compiled((n, by_name[n])) for n in _code_parts(c))]
     if not codes:
         return
-    workers = [subprocess.Popen([sys.executable, "-c", "import sys; from coltsim.playout import "
-                                 "compile_chooser; compile_chooser(sys.argv[1])", code],
+    workers = [subprocess.Popen([sys.executable, "-c", "import sys; from coltsim._process import "
+                                 "watch_parent; watch_parent(int(sys.argv[2])); from "
+                                 "coltsim.playout import compile_chooser; "
+                                 "compile_chooser(sys.argv[1])", code, str(os.getpid())],
                                 env=dict(os.environ), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL) for code in codes]
     try:
@@ -410,6 +412,10 @@ def warm_up(kind: str, choosers: tuple) -> None:
                 np.zeros(1, np.int64),
                 np.zeros((1, 1, RB_N), np.int32), np.zeros((1, RG_N), np.int32))
         _engine_probe.compile(tuple(numba.typeof(a) for a in args))
+    except BaseException:  # stopped (Ctrl-C): the compiles of the policies stop too
+        for w in workers:
+            w.kill()
+        raise
     finally:
         for w in workers:  # a worker that failed leaves its part to the kernel's compile
             w.wait()

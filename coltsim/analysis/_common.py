@@ -13,10 +13,17 @@ ALPHA = 0.05
 
 def with_adjustment(table: pd.DataFrame, correction: str, p_col: str = "p_value",
                     alpha: float = ALPHA) -> pd.DataFrame:
-    """Add ``p_adjusted`` (over every row of the table: one family) and ``significant``."""
+    """Add ``p_adjusted`` (over every row of the table: one family) and ``significant``.
+
+    A row without a test (a NaN p-value: too few games) is left out of the family and never
+    significant, nor is a row whose interval (``lo``, ``hi``) is not finite."""
     table = table.copy()
     table["p_adjusted"] = adjust(table[p_col].to_numpy(np.float64), correction)
-    table["significant"] = table["p_adjusted"] < alpha
+    significant = table["p_adjusted"].to_numpy(np.float64) < alpha
+    for bound in ("lo", "hi"):
+        if bound in table:
+            significant &= np.isfinite(table[bound].to_numpy(np.float64))
+    table["significant"] = significant
     return table
 
 

@@ -244,7 +244,10 @@ def _setting_row(r, tables: dict) -> dict:
         row.update({c: q[c] for m in quality.METRICS for c in (m, f"{m}_lo", f"{m}_hi")})
     cards = tables.get("cards")
     if cards is not None:
-        c = cards[(cards["setting"] == r.setting) & (cards["metric"] == "mean_score")]
+        # Only a card whose effect has an interval can be the answer (not one seen in 1 game).
+        c = cards[(cards["setting"] == r.setting) & (cards["metric"] == "mean_score")
+                  & np.isfinite(cards["lo"].astype(np.float64))
+                  & np.isfinite(cards["hi"].astype(np.float64))]
         if len(c):
             top = c.loc[c["effect"].abs().idxmax()]
             row.update(top_card=top["card"], top_card_effect=top["effect"],

@@ -38,7 +38,7 @@ from .design import design_of
 from .frames import as_results, column_codes, game_key, team_rows
 from .stats import (
     LEVEL, Estimate, mean_interval, paired_difference, paired_ratio_difference, ratio_estimate,
-    wilson_interval,
+    sample_sd, wilson_interval,
 )
 
 SCORE_AFTER = re.compile(r"^score_after_(\d+)$")
@@ -205,18 +205,20 @@ def _units(design) -> dict:
 
 
 def _interval(t: pd.DataFrame, metric: str, kind: str, level: float) -> tuple:
+    """A metric's value and interval, the interval kept within what the metric can be (every
+    metric is a count, a round, dollars or a share: never below 0; a share at most 1)."""
     if kind == "ratio":
         e = fizzled(t["fizzled"], t["resolved"], level) if t["resolved"].notna().all() \
             else None
-        return (e.estimate, e.lo, e.hi) if e is not None else (np.nan,) * 3
+        return (e.estimate, max(e.lo, 0.0), min(e.hi, 1.0)) if e is not None else (np.nan,) * 3
     x = t[metric].to_numpy(np.float64)
     if not len(x) or np.isnan(x).any():
         return (np.nan,) * 3
     if kind == "share":
         lo, hi = wilson_interval(x.sum(), len(x), level)
         return x.mean(), float(lo), float(hi)
-    lo, hi = mean_interval(x.mean(), x.std(ddof=1) if len(x) > 1 else np.nan, len(x), level)
-    return x.mean(), float(lo), float(hi)
+    lo, hi = mean_interval(x.mean(), sample_sd(x), len(x), level)
+    return x.mean(), max(float(lo), 0.0), float(hi)
 
 
 # --- comparisons ---------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from .frames import BANDITS, as_results, column_codes, round_columns, setting_ma
     setting_order, win_share
 from ._common import label_columns, unit_columns, with_adjustment
 from .metrics import GAME_METRICS, game_metrics, player_game_rows
-from .stats import LEVEL, newcombe_interval, two_proportion_p, welch_difference
+from .stats import LEVEL, newcombe_interval, sample_sd, two_proportion_p, welch_difference
 
 CARDS = ROUND_CARDS + STATION_CARDS
 
@@ -83,8 +83,8 @@ def card_effects(results, metrics=None, level: float = LEVEL,
             for m in metrics:
                 v = gm[m].to_numpy()[in_s]
                 a, b = v[has], v[~has]
-                d, lo, hi, p = welch_difference(a.mean(), a.std(ddof=1), a.size,
-                                                b.mean(), b.std(ddof=1), b.size, level)
+                d, lo, hi, p = welch_difference(a.mean(), sample_sd(a), a.size,
+                                                b.mean(), sample_sd(b), b.size, level)
                 rows.append({"setting": sid, "card": card, "kind": _kind(card), "metric": m,
                              "description": GAME_METRICS[m][0], "with_card": a.mean(),
                              "without_card": b.mean(), "n_with": a.size, "n_without": b.size,
@@ -175,8 +175,8 @@ def card_position_effects(results, metrics=("mean_score",), level: float = LEVEL
                     a = v[at == j]
                     if a.size < 2:
                         continue
-                    d, lo, hi, p = welch_difference(a.mean(), a.std(ddof=1), a.size,
-                                                    b.mean(), b.std(ddof=1), b.size, level)
+                    d, lo, hi, p = welch_difference(a.mean(), sample_sd(a), a.size,
+                                                    b.mean(), sample_sd(b), b.size, level)
                     rows.append({"setting": sid, "card": card, "position": j, "metric": m,
                                  "description": GAME_METRICS[m][0], "with_card": a.mean(),
                                  "without_card": b.mean(), "n_with": a.size,

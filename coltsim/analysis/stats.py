@@ -119,11 +119,19 @@ def two_proportion_p(k1, n1, k2, n2) -> np.ndarray:
     return two_sided_p(z)
 
 
+def sample_sd(x) -> float:
+    """The sample standard deviation of ``x`` (``ddof=1``), NaN for fewer than 2 values (where
+    numpy would warn): no interval can come from one game."""
+    x = np.asarray(x, dtype=np.float64)
+    return float(x.std(ddof=1)) if x.size >= 2 else math.nan
+
+
 def mean_interval(mean, sd, n, level: float = LEVEL):
-    """Normal interval of a mean from its sample standard deviation and size: ``lo, hi``."""
+    """Normal interval of a mean from its sample standard deviation and size: ``lo, hi``
+    (NaN where ``n < 2``: no interval from one value)."""
     mean, sd, n = (np.asarray(a, dtype=np.float64) for a in (mean, sd, n))
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = z_value(level) * sd / np.sqrt(n)
+        half = np.where(n >= 2, z_value(level) * sd / np.sqrt(n), np.nan)
     return mean - half, mean + half
 
 
@@ -140,9 +148,11 @@ def welch_difference(mean1, sd1, n1, mean2, sd2, n2, level: float = LEVEL):
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
         z = d / se
+    # Fewer than 2 values on a side: no interval and no test (too few games), never "certain".
+    se = np.where((n1 >= 2) & (n2 >= 2), se, np.nan)
     half = z_value(level) * se
     # Zero spread on both sides: no evidence of a difference if equal, certainty if not.
-    z = np.where(se > 0, z, np.where(d == 0, 0.0, np.inf))
+    z = np.where(se > 0, z, np.where(np.isnan(se), np.nan, np.where(d == 0, 0.0, np.inf)))
     return d, d - half, d + half, two_sided_p(z)
 
 
@@ -159,9 +169,13 @@ class Estimate:
 
     @classmethod
     def from_se(cls, estimate: float, se: float, n: int, level: float = LEVEL) -> "Estimate":
+        """The estimate with its normal interval; a NaN ``se`` (the data cannot give one: too
+        few games) gives no interval and no test, a zero one a test that is certain."""
         half = z_value(level) * se
         if se > 0:
             p = float(two_sided_p(estimate / se))
+        elif math.isnan(se):
+            p = math.nan
         else:
             p = 1.0 if estimate == 0 else 0.0
         return cls(float(estimate), float(se), float(estimate - half), float(estimate + half),
@@ -286,7 +300,9 @@ class OLSResult:
     def contrast(self, weights, level: float = LEVEL) -> Estimate:
         """The linear combination ``weights @ coef``, with its standard error and interval."""
         w = np.asarray(weights, dtype=np.float64)
-        return Estimate.from_se(float(w @ self.coef), float(np.sqrt(max(w @ self.cov @ w, 0.0))),
+        var = float(w @ self.cov @ w)
+        return Estimate.from_se(float(w @ self.coef),
+                                math.sqrt(max(var, 0.0)) if math.isfinite(var) else math.nan,
                                 self.n, level)
 
     def weights(self, **by_name: float) -> np.ndarray:
@@ -321,13 +337,16 @@ def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18,
         With ``groups``: keep each cluster's influence on the coefficients, so that estimates
         from separate fits on the same clusters (e.g. two settings played on the same deals) can
         be combined with their covariance (:func:`joint_se`).
+
+    With no more rows than coefficients (or fewer than 2 clusters) the covariance and the
+    influence are NaN: every contrast then has an estimate but no interval (too few games).
     """
     y = np.asarray(y, dtype=np.float64)
     n, k = X.shape
     if y.shape != (n,):
         raise ValueError(f"y has shape {y.shape}, X has {n} rows")
-    if n <= k:
-        raise ValueError(f"need more rows ({n}) than coefficients ({k})")
+    if n == 0:
+        raise ValueError("no rows to fit")
     names = tuple(names) if names is not None else tuple(f"x{j}" for j in range(k))
 
     xtx = np.zeros((k, k))
@@ -346,13 +365,11 @@ def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18,
             score = xc * (y[s:s + chunk_rows] - xc @ coef)[:, None]
             meat += score.T @ score
         n_groups = n
-        scale = n / (n - k)
+        scale = n / (n - k) if n > k else math.nan
         kind = "HC1"
     else:
         codes, uniques = _factorize(groups)
         n_groups = len(uniques)
-        if n_groups < 2:
-            raise ValueError("cluster-robust errors need at least 2 clusters")
         scores = np.zeros((n_groups, k))
         for s in range(0, n, chunk_rows):
             xc = np.asarray(X[s:s + chunk_rows], dtype=np.float64)
@@ -361,8 +378,13 @@ def ols(y, X, names=None, groups=None, chunk_rows: int = 1 << 18,
             for j in range(k):
                 scores[:, j] += np.bincount(g, weights=xc[:, j] * e, minlength=n_groups)
         meat = scores.T @ scores
-        scale = n_groups / (n_groups - 1) * (n - 1) / (n - k)
+        scale = _cr1_scale(n, k, n_groups)
         kind = "CR1"
+    if n <= k or (groups is not None and n_groups < 2):
+        # Too few games for errors: the coefficients stand, without an interval or a test.
+        scale = math.nan
+        if groups is not None:
+            scores = np.full_like(scores, np.nan)
     cov = scale * bread @ meat @ bread
     if influence and groups is not None:
         return OLSResult(names, coef, cov, n, n_groups, kind, scores @ bread, uniques, scale)
@@ -387,8 +409,15 @@ def joint_se(parts, n: int, k: int, groups: int) -> float:
     total = np.zeros(len(labels))
     for fit, w in parts:
         total[np.searchsorted(labels, fit.clusters)] += fit.influence @ np.asarray(w, np.float64)
-    scale = groups / (groups - 1) * (n - 1) / (n - k)
-    return float(np.sqrt(scale * (total @ total)))
+    return float(np.sqrt(_cr1_scale(n, k, groups) * (total @ total)))
+
+
+def _cr1_scale(n: int, k: int, groups: int) -> float:
+    """CR1's finite-sample factor ``G / (G - 1) * (n - 1) / (n - k)``; NaN where the data
+    cannot give errors (no more rows than coefficients, fewer than 2 clusters)."""
+    if n <= k or groups < 2:
+        return math.nan
+    return groups / (groups - 1) * (n - 1) / (n - k)
 
 
 def _factorize(values):

@@ -4,7 +4,11 @@ The results hold one table (a line-up of policies, one per seat) played in sever
 rotations (one setting each) on the same deals: game ``g`` of every setting is deal ``g``.  A
 victory shared by ``m`` teams counts ``1/m``.  Per deal, a policy's share is its mean over the
 seats it holds in every rotation; deals are the independent units, so the interval is the
-normal interval of the mean over deals.
+normal interval of the mean over deals, kept within [0, 1].  Where every deal gave the policy
+the same share (no spread: a policy that never wins) while others hold seats beside it, that
+interval would be a single number;
+the Wilson interval over the deals is used instead, as for a share of deals won (a mean of
+values in [0, 1] varies at most as such a share does), and its score test.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import pandas as pd
 
 from ._common import grouped
 from .frames import as_results, players_of_setting, seat_policies, team_rows, win_share
-from .stats import LEVEL, Estimate, mean_interval
+from .stats import LEVEL, Estimate, mean_interval, proportion_p, sample_sd, wilson_interval
 
 COLUMNS = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "fair_share",
            "mean_score", "p_value"]
@@ -48,12 +52,18 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     for name in dict.fromkeys(table):
         d = g[g["policy"] == name]
         rate = float(d["per_deal"].mean())
-        sd = float(d["per_deal"].std(ddof=1))
-        lo, hi = mean_interval(rate, sd, len(d), level)
-        test = Estimate.from_se(rate - 1.0 / n_players, sd / np.sqrt(len(d)), len(d), level)
+        deals_played = len(d)
+        sd = sample_sd(d["per_deal"])
+        if sd == 0 and table.count(name) < n_players:  # (in every seat: exactly the fair share)
+            lo, hi = wilson_interval(rate * deals_played, deals_played, level)
+            p_value = float(proportion_p(rate * deals_played, deals_played, 1.0 / n_players))
+        else:
+            lo, hi = mean_interval(rate, sd, deals_played, level)
+            p_value = Estimate.from_se(rate - 1.0 / n_players, sd / np.sqrt(deals_played),
+                                       deals_played, level).p
         rows.append({"policy": name, "seats": table.count(name), "games": len(f.games),
-                     "win_rate": rate, "ci_low": max(0.0, float(lo)),
-                     "ci_high": min(1.0, float(hi)), "fair_share": 1.0 / n_players,
+                     "win_rate": rate, "ci_low": float(np.clip(lo, 0.0, 1.0)),
+                     "ci_high": float(np.clip(hi, 0.0, 1.0)), "fair_share": 1.0 / n_players,
                      "mean_score": float(d["score_sum"].sum() / d["n"].sum()),
-                     "p_value": test.p})
+                     "p_value": p_value})
     return pd.DataFrame(rows, columns=COLUMNS)

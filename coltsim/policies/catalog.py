@@ -33,7 +33,9 @@ class Param:
 
     ``choices`` names the allowed values of a parameter given by name (stored as the index of
     the name); ``whole`` asks for a whole number >= 0; ``minimum`` and ``maximum`` bound a
-    number (a whole number is cast to int64 by the kernels: it needs an upper bound).
+    number.  Every built-in parameter has both bounds (``register`` checks it): a whole number
+    is cast to int64 by the kernels, a budget is time and memory, and a weight beyond
+    ``MAX_WEIGHT`` would only overflow a score (docs/policies.md lists them).
     """
 
     name: str
@@ -66,6 +68,11 @@ def register(policy: Policy) -> Policy:
         raise ValueError(f"policy name {policy.name!r} is taken or looks like a user policy")
     if len(policy.params) > N_PARAMS:
         raise ValueError(f"policy {policy.name!r} has more than {N_PARAMS} parameters")
+    unbounded = [p.name for p in policy.params
+                 if not p.choices and (p.minimum is None or p.maximum is None)]
+    if unbounded:
+        raise ValueError(f"policy {policy.name!r}: parameters {', '.join(unbounded)} need a "
+                         "minimum and a maximum")
     POLICIES[policy.name] = policy
     return policy
 
@@ -86,6 +93,9 @@ W_TEMPERATURE = 8
 WEIGHT_NAMES = ("loot", "seek", "fire", "punch", "marshal", "avoid", "draw", "rich",
                 "temperature")
 NEVER = -1e9
+# The largest weight, in either direction (NEVER's size): scores are weights times dollars or
+# counts, so a weight within it keeps every score a finite float64.
+MAX_WEIGHT = 1e9
 
 GREEDY = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0)
 # Named play styles of ``weighted`` (each also registered as a policy name of its own).
@@ -99,8 +109,13 @@ PRESETS = {
 PRESET_NAMES = tuple(PRESETS)
 
 
+def _weight(name: str, default: float, minimum: float = -MAX_WEIGHT) -> Param:
+    """A real-valued weight: any number within ``MAX_WEIGHT`` (of at least ``minimum``)."""
+    return Param(name, default, minimum=minimum, maximum=MAX_WEIGHT)
+
+
 def _weights(values) -> tuple:
-    return tuple(Param(name, value, minimum=0.0 if name == "temperature" else None)
+    return tuple(_weight(name, value, 0.0 if name == "temperature" else -MAX_WEIGHT)
                  for name, value in zip(WEIGHT_NAMES, values))
 
 
@@ -116,12 +131,16 @@ P_HORIZON = 2
 PLAYOUT_GREEDY = 0
 PLAYOUT_NAMES = ("greedy", "random", "planner", "learned")  # the models a search plays with
 DEFAULT_BUDGET = 64
-MAX_BUDGET = 100_000  # about 3 s a decision, minutes a game (docs/policies.md speeds)
+# A search's budget, rollout's and ismcts': about 3 s a decision and minutes a game
+# (docs/policies.md speeds); ismcts' tree for it takes about 40 MB.
+MAX_BUDGET = 100_000
 MAX_HORIZON = 8  # rules.MAX_ROUNDS
 register(Policy("rollout", "rollout", (
-    Param("budget", DEFAULT_BUDGET, whole=True, maximum=MAX_BUDGET),  # rollouts per decision
+    Param("budget", DEFAULT_BUDGET, whole=True, minimum=1,
+          maximum=MAX_BUDGET),  # rollouts per decision
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # playout policy of every seat
-    Param("horizon", 0, whole=True, maximum=MAX_HORIZON),  # rounds before scoring; 0: to the end
+    Param("horizon", 0, whole=True, minimum=0,
+          maximum=MAX_HORIZON),  # rounds before scoring; 0: to the end
 ), models=("playout",)))
 
 for _name in PRESET_NAMES:
@@ -142,7 +161,9 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
     ("hide", 9.6),  # dollars for playing a card face down
     ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
 )  # tuned by self-play (docs/policies.md, benchmarks/tune_planner.py)
-register(Policy("planner", "planner", tuple(Param(n, v) for n, v in PLANNER_PARAMS)))
+# An uncertainty is not negative (a negative tau can divide by zero: planner._gunslinger).
+register(Policy("planner", "planner", tuple(_weight(n, v, 0.0 if n == "tau" else -MAX_WEIGHT)
+                                            for n, v in PLANNER_PARAMS)))
 
 # --- learned (learned.py) ---------------------------------------------------------------------
 # ``weights``: a weights file of coltsim train (its network), instead of the shipped one.
@@ -157,12 +178,14 @@ I_OPPONENTS = 4
 I_HORIZON = 5
 DEFAULT_ISMCTS_BUDGET = 128
 register(Policy("ismcts", "ismcts", (
-    Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1),  # playouts per decision
-    Param("exploration", 0.7, minimum=0.0),  # UCB constant below the root
-    Param("margin", 0.2, minimum=0.0),  # weight of the score lead (thousands) in an outcome
+    Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1,
+          maximum=MAX_BUDGET),  # playouts per decision
+    _weight("exploration", 0.7, minimum=0.0),  # UCB constant below the root
+    _weight("margin", 0.2, minimum=0.0),  # weight of the score lead (thousands) in an outcome
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # every seat after the tree
     Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
-    Param("horizon", 2, whole=True),  # rounds before scoring the position; 0: to the end
+    Param("horizon", 2, whole=True, minimum=0,
+          maximum=MAX_HORIZON),  # rounds before scoring the position; 0: to the end
 ), models=("playout", "opponents")))
 
 POLICY_NAMES = tuple(POLICIES)

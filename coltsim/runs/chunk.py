@@ -5,24 +5,21 @@ A chunk is one call of ``coltsim.playout.batch_kernel`` (the games one after ano
 the GIL); game ``g`` depends only on (seed, g), so the tables never depend on how a run is cut
 into chunks or spread over workers.
 
-A worker process of the run's machine (joblib's loky) watches the run's main process and exits
-within a fraction of a second once it is gone (killed, crashed): otherwise it would play on
-through the chunks already queued, and the semaphores and folders joblib keeps in ``/dev/shm``
-for the run would stay until it ends (joblib removes them when the last process of the run
-exits).
+A worker process of the run's machine (joblib's loky) watches the run's main process from its
+start and exits within a fraction of a second once it is gone (coltsim._process.watch_parent,
+its initializer: coltsim.runs.runner).  In the coltsim program, a kernel called in the main
+thread (a run with one worker, the first game that loads the kernel) runs in a helper thread, so
+that Ctrl-C stops the run at once (coltsim._process.interruptible).
 """
 from __future__ import annotations
 
-import os
-import signal
-import threading
-import time
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from .. import constants as K
+from .._process import interruptible
 from ..engine.check import CHECK_NAMES
 from ..engine.scoring import (
     RB_BONUS, RB_CHAR, RB_DRAWS, RB_FIZZLED, RB_GUNSLINGER, RB_JEWEL, RB_LOOT, RB_N, RB_NEUTRAL,
@@ -58,7 +55,6 @@ class ChunkJob:
     choosers: tuple = ()  # the table's compiled policies (Seats.choosers): its kernel
     functions: tuple = ()  # user policies, compiled into the batch kernel of each process
     token: str = ""  # names the run's temporary files
-    parent: int | None = None  # the main process, which loky workers watch
     holds: str = "{}"  # what the chunk files record of their games (storage.chunk_holds), JSON
 
 
@@ -66,8 +62,6 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
     """Play games ``first .. first + n - 1``; returns ``(chunk, first, n, failure, result)``,
     where failure is (game, code) of the first failed game or None, and result is the chunk's
     record (written to ``job.folder``, coltsim.runs.storage) or its two tables."""
-    if job.parent is not None:
-        _exit_with_parent(job.parent)
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
     play_batch(job, first, out_b, out_g)
@@ -110,10 +104,10 @@ def call_kernel(kernel, args, policies, functions) -> None:
     """``kernel(*args)``; with user policies at the table (``functions``), an error compiling
     or playing them is a ``ValueError`` naming them among ``policies``."""
     if not functions:
-        kernel(*args)
+        interruptible(kernel, *args)
         return
     try:
-        kernel(*args)
+        interruptible(kernel, *args)
     except Exception as e:
         raise _user_policy_error(policies, e) from None
 
@@ -124,28 +118,6 @@ def _user_policy_error(policies, e: Exception) -> ValueError:
     return ValueError(f"policies: user policy {users} cannot be played ({type(e).__name__}: "
                       f"{first_line}); a policy is a numba function of (obs, kind, options, "
                       "params, rng) returning an option index (docs/policies.md)")
-
-
-_watched_parent: list = []  # the main process this worker watches (once per process)
-
-
-def _exit_with_parent(parent: int) -> None:
-    """In a worker process of the run (not the main process itself, not a Dask worker, which is
-    not the run's child): exit as soon as the main process is gone, and leave Ctrl-C to the
-    main process, which stops the workers (the terminal signals every process of the run; a
-    worker interrupted while it waits for work prints a traceback of joblib's)."""
-    if _watched_parent or os.getpid() == parent or os.getppid() != parent:
-        return
-    _watched_parent.append(parent)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="coltsim-watch-parent", daemon=True).start()
 
 
 def failure(seed: int, game: int, code: int) -> Exception:

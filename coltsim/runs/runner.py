@@ -15,12 +15,14 @@ Two public functions, one per job:
 
 The manifest records the hash of the compiled sources (``engine``): results made by other
 compiled code are never mixed in one folder.  While it writes a folder a run holds the folder's
-lock (coltsim.runs.lock); its worker processes exit when its main process is gone.
+lock (coltsim.runs.lock); its loky worker processes exit when its main process is gone
+(coltsim._process.watch_parent, their initializer).
 """
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import socket
@@ -34,6 +36,7 @@ from pathlib import Path
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile
+from .._process import interruptible, start_resource_tracker, watch_parent
 from ..playout import kernel_parts, warm_up
 from ..policies import catalog
 from ..results import Results
@@ -81,36 +84,43 @@ class RunInfo:
 
 # --- backends -----------------------------------------------------------------------------------
 @contextlib.contextmanager
-def _backend_context(backend: str, workers: int, scheduler):
+def _backend_context(backend: str, workers: int):
+    """joblib's configuration for the run's own machine: loky's processes or threads."""
     from joblib import parallel_config
 
-    if backend != "dask":
-        with parallel_config(backend=backend, n_jobs=workers):
+    if backend == "loky":  # its worker processes watch this one from their start
+        start_resource_tracker()
+        with parallel_config(backend=backend, n_jobs=workers, initializer=watch_parent,
+                             initargs=(os.getpid(),)):
             yield
         return
+    with parallel_config(backend=backend, n_jobs=workers):
+        yield
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler):
+    """The Dask client of a run: one connected to ``scheduler``, or the current one."""
     import distributed
 
     if scheduler is None:
         try:
-            distributed.get_client()
+            client = distributed.get_client()
         except ValueError as e:
             raise ValueError("backend 'dask' needs scheduler='tcp://HOST:PORT' or a running "
                              "dask.distributed Client") from e
-        client = None
-    else:
-        try:
-            client = distributed.Client(scheduler, set_as_default=False,
-                                        timeout=f"{SCHEDULER_TIMEOUT}s")
-        except OSError as e:  # (TimeoutError too)
-            raise FieldError("scheduler", f"cannot reach the Dask scheduler {scheduler}: "
-                                          f"{e}") from None
+        yield client
+        return
     try:
-        with parallel_config(backend="dask", n_jobs=workers,
-                             **({} if client is None else {"client": client})):
-            yield
+        client = distributed.Client(scheduler, set_as_default=False,
+                                    timeout=f"{SCHEDULER_TIMEOUT}s")
+    except OSError as e:  # (TimeoutError too)
+        raise FieldError("scheduler", f"cannot reach the Dask scheduler {scheduler}: "
+                                      f"{e}") from None
+    try:
+        yield client
     finally:
-        if client is not None:
-            client.close()
+        client.close()
 
 
 def check_scheduler(address: str) -> None:
@@ -173,10 +183,14 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
     """Run the chunks ``todo`` (chunk, first game, games) over the workers, each one
     ``task(job, chunk, first, n) -> (chunk, first, n, failure, result)`` (chunk.run_chunk, or
     learn.train's recording); ``on_done(chunk, first, n, result)`` as each one finishes."""
+    if backend == "dask":
+        with _dask_client(scheduler) as client:
+            _play_on_dask(client, task, job, todo, workers, on_done)
+        return
     from joblib import Parallel, delayed
 
     tasks = (delayed(task)(job, c, first, n) for c, first, n in todo)
-    with _backend_context(backend, workers, scheduler):
+    with _backend_context(backend, workers):
         results = Parallel(return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(tasks)
         try:
@@ -193,12 +207,42 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
                 results.close()
 
 
+def _play_on_dask(client, task, job, todo: list, workers: int, on_done) -> None:
+    """:func:`play_chunks` on a Dask cluster, through its client rather than joblib (whose Dask
+    backend plays in this process when the cluster has one thread): at most ``workers`` chunks
+    at once (-1: twice the cluster's threads), the others submitted as those finish."""
+    from distributed import as_completed
+
+    waiting = iter(todo)
+    at_once = workers if workers > 0 else 2 * max(1, sum(client.nthreads().values()))
+    submitted = []
+
+    def submit(c, first, n):
+        future = client.submit(task, job, c, first, n, pure=False)
+        submitted.append(future)
+        return future
+
+    finished = as_completed([submit(*t) for t in itertools.islice(waiting, at_once)],
+                            loop=client.loop)  # (the client need not be the default one)
+    try:
+        for future in finished:
+            chunk, first, n, failed, result = future.result()
+            if failed is not None:
+                raise C.failure(job.seed, *failed)
+            on_done(chunk, first, n, result)
+            following = next(waiting, None)
+            if following is not None:
+                finished.add(submit(*following))
+    finally:  # a run that stops early cancels the chunks left
+        client.cancel(submitted)
+
+
 def load_kernel(job: C.ChunkJob, say=None) -> None:
     """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
     with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one
     game of it."""
     with announce_compile(kernel_parts("batch", job.choosers), say):
-        warm_up("batch", job.choosers)
+        interruptible(warm_up, "batch", job.choosers)
         C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
 
 
@@ -240,7 +284,6 @@ class _Run:
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
                           seats.choosers, seats.functions, token,
-                          os.getpid() if self.backend == "loky" else None,
                           json.dumps(storage.chunk_holds(s.id, self.seed, s.as_dict())))
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:

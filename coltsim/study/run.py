@@ -30,6 +30,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .._process import DONE
 from ..analysis.headline import precision as interval_precision
 from ..analysis.power import games_to_reach
 from ..runs.runner import simulate_to_folder
@@ -63,6 +64,7 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
         else:
             grow_to_precision(e, played, data, quiet=quiet)
         report = build_report(load_results(data, settings=[s.id for s in played]), e, out)
+        DONE.set()  # written: a Ctrl-C now cannot make it an interrupted run
     print(f"report: {out / 'report.md'}", file=sys.stderr)  # even quiet: where it is
     return report
 

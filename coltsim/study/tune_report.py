@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .._process import DONE
 from .folder import owner_of, report_folder
 from .report.tune import search_record, write_tune_report
 from .tune import TuneResult, load_tune, run_search
@@ -35,5 +36,6 @@ def tune_file(path, games: int | None = None, max_games: int | None = None,
                             progress=not quiet, log=None if quiet else log)
         write_tune_report(result, e.output, name=e.name, description=e.description,
                           text=e.text)
+        DONE.set()  # written: a Ctrl-C now cannot make it an interrupted search
     log(f"report: {Path(e.output) / 'report.md'}")  # even quiet: where it is
     return result

@@ -15,6 +15,7 @@ from ..engine.scoring import (
 )
 from ..engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table
 from ..engine.check import CHECK_NAMES
+from .._process import interruptible
 from ..playout import new_kernel_states, traced_kernel
 from ..runs.chunk import resolve_seats
 from ..runs.options import check_seed
@@ -134,8 +135,11 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
     out_b = np.zeros((n_bandits, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
     log = np.zeros((LOG_ROWS, L.LOG_W), np.int64)
-    n_rows = traced_kernel(seats.choosers, seats.functions)(states, seed, game_index, lineup,
-                                                             seats.nets, log, out_b, out_g)
+    def play():  # (compiling the kernel first, on a first use)
+        return traced_kernel(seats.choosers, seats.functions)(states, seed, game_index, lineup,
+                                                              seats.nets, log, out_b, out_g)
+
+    n_rows = interruptible(play)  # a long search's game, or a compile, stops at Ctrl-C
     if n_rows > LOG_ROWS:  # pragma: no cover - a game has a few hundred records
         raise RuntimeError("trace buffer overflow")
     if out_g[RG_FAIL]:

@@ -40,6 +40,7 @@ import json
 from collections import Counter
 
 from .. import constants as K
+from ..setting import MAX_PLAYERS, MIN_PLAYERS
 
 _FIELDS = {
     "setup": {"rules_version": str, "coltsim_version": str, "seed": int, "game_index": int,
@@ -63,6 +64,18 @@ _CHOICE_FIELDS = {"play": {"card": str, "face": str, "bandit": int},
 _PARAMS = {"move": {"to_car"}, "floor": set(), "fire": {"target", "pushed_to"}, "rob": {"token"},
            "punch": {"target", "dropped", "taken", "to_car"}, "marshal": {"to_car"}}
 _BANDIT_FIELDS = ("car", "level", "loot", "bullets_left", "bullets_received", "neutral_received")
+# The names a line may hold, by (type, field): a value outside them is no game coltsim plays.
+_ROUNDS = K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS]
+_STATIONS = K.ROUND_CARD_NAMES[K.FIRST_STATION:K.FIRST_STATION + K.N_STATION_CARDS]
+_NAMES = {
+    ("setup", "bandits"): K.BANDIT_NAMES, ("setup", "cars"): K.CAR_NAMES,
+    ("setup", "round_cards"): _ROUNDS, ("setup", "station"): _STATIONS,
+    ("round", "card"): K.ROUND_CARD_NAMES, ("round", "turns"): K.TURN_LETTERS,
+    ("round", "hands"): K.CARD_NAMES, ("plan", "card"): K.CARD_NAMES,
+    ("plan", "face"): ("up", "down"), ("plan", "drawn"): K.CARD_NAMES,
+    ("discard", "card"): K.CARD_NAMES, ("action", "card"): K.CARD_NAMES[:K.BULLET],
+    ("event", "name"): K.ROUND_CARD_NAMES,
+}
 
 
 class _Checker:
@@ -85,7 +98,46 @@ class _Checker:
                 self.fail(i, f"plan.choice should be one of {sorted(_CHOICE_FIELDS)}")
                 return False
             ok = self.typed(i, kind, line, _CHOICE_FIELDS[line["choice"]])
-        return ok
+        return ok and self.named(i, kind, line) and (kind != "setup" or self.counted(line))
+
+    def named(self, i, kind, line) -> bool:
+        """Every name of the line one docs/TRACE.md lists (a bandit, card, round card...)."""
+        for (of, name), allowed in _NAMES.items():
+            if of != kind or name not in line:
+                continue
+            value = line[name]
+            values = value if isinstance(value, list) else [value]
+            flat = [v for x in values for v in (x if isinstance(x, list) else [x])]
+            unknown = [v for v in flat if v not in allowed]
+            if unknown:
+                self.fail(i, f"{kind}.{name}: unknown {unknown[0]!r}; allowed: "
+                             f"{', '.join(allowed)}")
+                return False
+        return True
+
+    def counted(self, setup) -> bool:
+        """The setup line's counts agree: 2 to 6 players, one bandit per player (two each at
+        2 players), each with its player in ``teams``, one policy per player, a First Player
+        among them, distinct cars behind the locomotive."""
+        players, bandits, teams = setup["players"], setup["bandits"], setup["teams"]
+        wanted = 2 * players if players == 2 else players
+        problem = None
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            problem = f"players is {players}; coltsim plays {MIN_PLAYERS} to {MAX_PLAYERS}"
+        elif len(bandits) != wanted or len(set(bandits)) != len(bandits):
+            problem = (f"{players} players need {wanted} different bandits, bandits lists "
+                       f"{len(bandits)}: {', '.join(map(str, bandits))}")
+        elif len(teams) != wanted or sorted(set(teams)) != list(range(players)):
+            problem = f"teams {teams} does not give each of the {players} players its bandits"
+        elif len(setup["policies"]) != players:
+            problem = f"{players} players need {players} policies, got {len(setup['policies'])}"
+        elif not 0 <= setup["first_player"] < players:
+            problem = f"first_player {setup['first_player']} is not one of the {players} players"
+        elif setup["cars"][:1] != ["loco"] or len(set(setup["cars"])) != len(setup["cars"]):
+            problem = f"cars {setup['cars']} should be the locomotive, then different cars"
+        if problem:
+            self.fail(0, f"setup: {problem}")
+        return problem is None
 
     def typed(self, i, kind, line, fields: dict) -> bool:
         ok = True
@@ -236,6 +288,7 @@ class _Checker:
         self.state(0, prev)
         cards = _Cards.for_setup(self, setup)
         next_index = 0
+        card = None  # the round card in play
         for i, line in enumerate(self.lines[1:], start=1):
             if not self.fields(i, line):
                 if cards:
@@ -247,6 +300,7 @@ class _Checker:
             kind = line["type"]
             if kind == "round":
                 next_index = 0
+                card = line["card"]
             elif kind == "action":
                 if line["index"] != next_index:
                     self.fail(i, f"action index {line['index']}, expected {next_index}")
@@ -254,6 +308,8 @@ class _Checker:
                 self.state(i, line["state"])
                 prev = self.action(i, line, prev)
             elif kind == "event":
+                if line["name"] != card:
+                    self.fail(i, f"event {line['name']} in a round of {card}")
                 self.state(i, line["state"])
                 prev = self.event(i, line, prev)
             elif kind == "end":

@@ -1,13 +1,17 @@
 """Numbers as a report prints them: rates in percent, differences in percentage points,
 dollars, intervals in parentheses, p-values; an empty cell for a missing number.
 
-Two rules keep the printed numbers honest: a number that rounds to zero is printed without a
-sign (never "-$0"), and an interval is never printed as a single repeated number: when its
-bounds round to the estimate, more digits are shown (up to three more), and an interval of width
-zero (the same value in every game) says so instead.
+Three rules keep the printed numbers honest: a number that rounds to zero is printed without a
+sign (never "-$0"); an interval is never printed as a single repeated number: when its bounds
+round to the estimate, more digits are shown (up to three more), and an interval of width zero
+(the same value in every game) says so instead; and a number whose interval the games cannot
+give (NaN bounds: one game on a side) is printed as "too few games", with the games it had when
+the caller gives them (bounds of None ask for the bare number).
 
 >>> usd_ci(-0.2, -0.4, 0.1, signed=True), pct_ci(1.0, 0.99996, 1.0), pp_ci(0.0, 0.0, 0.0)
 ('$0 (-$0.4 to +$0.1)', '100.0% (99.996 to 100.000)', '0.0 (the same in every game)')
+>>> usd_ci(-750.0, float("nan"), float("nan"), n=1), usd_ci(-750.0, None, None)
+('too few games (n = 1)', '$750')
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from ...analysis.metrics import GAME_METRICS
 from ...analysis.quality import METRICS as QUALITY_METRICS
 
 EXACT = "the same in every game"
+TOO_FEW = "too few games"
 MORE_DIGITS = 3
 
 
@@ -36,12 +41,19 @@ def _number(x: float, digits: int, signed: bool, prefix: str = "", scale: float 
     return f"{sign}{prefix}{text}"
 
 
+def too_few(n=None) -> str:
+    """The cell of a number without an interval for want of games (``n`` of them)."""
+    return TOO_FEW if is_missing(n) else f"{TOO_FEW} (n = {int(n):,})"
+
+
 def _with_interval(x, lo, hi, digits: int, signed: bool, prefix: str = "", scale: float = 1.0,
-                   suffix: str = "") -> str:
+                   suffix: str = "", n=None) -> str:
     if is_missing(x):
         return ""
-    if is_missing(lo) or is_missing(hi):
+    if lo is None and hi is None:
         return _number(x, digits, signed, prefix, scale) + suffix
+    if is_missing(lo) or is_missing(hi):
+        return too_few(n)
     if abs(hi - lo) <= 1e-12 * max(1.0, abs(x)):  # zero width, up to rounding errors
         return f"{_number(x, digits, signed, prefix, scale)}{suffix} ({EXACT})"
     for d in range(digits, digits + MORE_DIGITS + 1):
@@ -56,8 +68,8 @@ def pct(x) -> str:
     return "" if is_missing(x) else _number(x, 1, False, scale=100) + "%"
 
 
-def pct_ci(x, lo, hi) -> str:
-    return _with_interval(x, lo, hi, 1, False, scale=100, suffix="%")
+def pct_ci(x, lo, hi, n=None) -> str:
+    return _with_interval(x, lo, hi, 1, False, scale=100, suffix="%", n=n)
 
 
 def pp(x) -> str:
@@ -69,25 +81,25 @@ def points(x, digits: int = 1) -> str:
     return "" if is_missing(x) else _number(x, digits, False, scale=100)
 
 
-def pp_ci(x, lo, hi, signed: bool = True, unit: str = "") -> str:
+def pp_ci(x, lo, hi, signed: bool = True, unit: str = "", n=None) -> str:
     """A difference of rates in percentage points, ``unit`` (e.g. ``" pp"``) after it."""
-    return _with_interval(x, lo, hi, 1, signed, scale=100, suffix=unit)
+    return _with_interval(x, lo, hi, 1, signed, scale=100, suffix=unit, n=n)
 
 
 def usd(x, signed: bool = False) -> str:
     return "" if is_missing(x) else _number(x, 0, signed, "$")
 
 
-def usd_ci(x, lo, hi, signed=False) -> str:
-    return _with_interval(x, lo, hi, 0, signed, "$")
+def usd_ci(x, lo, hi, signed=False, n=None) -> str:
+    return _with_interval(x, lo, hi, 0, signed, "$", n=n)
 
 
 def num(x, digits: int = 2, signed: bool = False) -> str:
     return "" if is_missing(x) else _number(x, digits, signed)
 
 
-def num_ci(x, lo, hi, digits=2, signed=True) -> str:
-    return _with_interval(x, lo, hi, digits, signed)
+def num_ci(x, lo, hi, digits=2, signed=True, n=None) -> str:
+    return _with_interval(x, lo, hi, digits, signed, n=n)
 
 
 def p_value(x) -> str:
@@ -109,14 +121,14 @@ def metric_name(metric: str) -> str:
     return GAME_METRICS[metric][0] if metric in GAME_METRICS else metric.replace("_", " ")
 
 
-def metric_ci(metric: str, x, lo, hi) -> str:
-    """A change in a game metric with its interval."""
+def metric_ci(metric: str, x, lo, hi, n=None) -> str:
+    """A change in a game metric with its interval (``n``: the games of its smaller side)."""
     kind = GAME_METRICS[metric][1]
     if kind == "rate":
-        return pp_ci(x, lo, hi, unit=" pp")
+        return pp_ci(x, lo, hi, unit=" pp", n=n)
     if "$" in GAME_METRICS[metric][0]:
-        return usd_ci(x, lo, hi, signed=True)
-    return num_ci(x, lo, hi)
+        return usd_ci(x, lo, hi, signed=True, n=n)
+    return num_ci(x, lo, hi, n=n)
 
 
 def metric_value(metric: str, x) -> str:
@@ -131,12 +143,12 @@ def bandit(name) -> str:
     return name.title() if isinstance(name, str) else ""
 
 
-def quality_ci(metric: str, x, lo, hi, signed: bool = False) -> str:
+def quality_ci(metric: str, x, lo, hi, signed: bool = False, n=None) -> str:
     """A game-quality metric (analysis.quality.METRICS) with its interval: shares in percent
     (a change in percentage points when ``signed``), the margin in dollars, the others in
     plain numbers."""
     if QUALITY_METRICS[metric][1] in ("share", "ratio"):
-        return pp_ci(x, lo, hi, unit=" pp") if signed else pct_ci(x, lo, hi)
+        return pp_ci(x, lo, hi, unit=" pp", n=n) if signed else pct_ci(x, lo, hi, n=n)
     if metric == "margin":
-        return usd_ci(x, lo, hi, signed=signed)
-    return num_ci(x, lo, hi, signed=signed)
+        return usd_ci(x, lo, hi, signed=signed, n=n)
+    return num_ci(x, lo, hi, signed=signed, n=n)

@@ -19,7 +19,9 @@ from ... import plots
 from ...labels import card_label
 from ..context import Context
 from ..document import Table
-from ..formatting import bandit, count, pct, pct_ci, points, pp, pp_ci, quality_ci, usd_ci
+from ..formatting import (
+    bandit, count, is_missing, pct, pct_ci, points, pp, pp_ci, quality_ci, too_few, usd_ci,
+)
 from .compare import verdict
 
 MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
@@ -228,6 +230,9 @@ def _balance(ctx: Context, table: pd.DataFrame) -> list:
     for (condition, policy), g in groups:
         parts = []
         for _, r in g.iterrows():
+            if is_missing(r["spread_lo"]):  # a bandit named from a game or two: not an answer
+                parts.append(f"{r['players']} players: {too_few(r['games'])}")
+                continue
             sig = _significant(effects, r["setting"], r["strongest"])
             parts.append(f"{r['players']} players: {bandit(r['strongest'])} "
                          f"{pp(r['strongest_effect'])} / {bandit(r['weakest'])} "
@@ -433,7 +438,7 @@ def _quality(ctx: Context, table: pd.DataFrame) -> list:
     else:
         for (condition, policy), g in groups:
             parts = [f"{r['players']} players: " + ", ".join(
-                f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'])}"
+                f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'], n=r['games'])}"
                 for m in known) for _, r in g.iterrows()]
             out.append(_lead(_where(ctx, condition, policy), "game quality (95% CI)")
                        + "; ".join(parts) + ".")
@@ -580,8 +585,8 @@ def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Ta
                                      for b, e in zip(rows["strongest"], rows["strongest_effect"])]
         display["weakest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
                                    for b, e in zip(rows["weakest"], rows["weakest_effect"])]
-        display["spread, pp (95% CI)"] = [pp_ci(*r, signed=False) for r in rows[
-            ["spread", "spread_lo", "spread_hi"]].itertuples(index=False)]
+        display["spread, pp (95% CI)"] = [pp_ci(*r, signed=False, n=n) for r, n in zip(rows[
+            ["spread", "spread_lo", "spread_hi"]].itertuples(index=False), rows["games"])]
     if rows["gunslinger_decided"].notna().any():
         display["Gunslinger decides (95% CI)"] = [pct_ci(*r) for r in rows[
             ["gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi"]]

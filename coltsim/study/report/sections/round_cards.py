@@ -78,14 +78,15 @@ def build(ctx: Context) -> Section:
                            "card in the deck, 95% intervals.", keys, other,
                            panel=(5.0, max(4.6, 1.2 + 0.75 * series)), rows=len(others),
                            legend_extra=plots.significance_handles()))
+    fewer = effects[["n_with", "n_without"]].min(axis=1)  # the games of the smaller side
     blocks.append(w.table("cards_effects", "Card effects on game metrics", effects, pd.DataFrame({
         "setting": effects["label"], "card": effects["card"].map(card_label),
         "metric": effects["metric"].map(metric_name),
         "with": [metric_value(m, x) for m, x in zip(effects["metric"], effects["with_card"])],
         "without": [metric_value(m, x) for m, x in zip(effects["metric"],
                                                          effects["without_card"])],
-        "change (95% CI)": [metric_ci(m, x, lo, hi) for m, x, lo, hi in effects[
-            ["metric", "effect", "lo", "hi"]].itertuples(index=False)],
+        "change (95% CI)": [metric_ci(m, x, lo, hi, n) for (m, x, lo, hi), n in zip(effects[
+            ["metric", "effect", "lo", "hi"]].itertuples(index=False), fewer)],
         "adjusted p": effects["p_adjusted"].map(p_value),
         "significant": effects["significant"].map(yes)})))
 
