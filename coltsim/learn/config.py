@@ -20,7 +20,7 @@ class TrainConfig:
     share: float = 0.1  # share of the decisions recorded
     explore: float = 0.05  # share of the recorded decisions that play a random option
     start: str = "planner"  # who plays the first iteration's games ("learned": the shipped one)
-    hidden: tuple = (64, 32)  # units of the network's hidden layers
+    hidden: tuple = ()  # units of the network's hidden layers; none: a linear value
     epochs: int = 4  # passes over the data in each fit
     margin: float = 0.2  # weight of the score lead (thousands of dollars) in an outcome
     window: int = 2  # iterations whose games each fit learns from (the latest ones)

@@ -9,7 +9,8 @@ Each iteration ``k`` (1, 2 ...):
    decisions is recorded (policies/recording.py): the position the chosen option leads to, as
    ``learned`` encodes it, labelled once the game is over with the decider's outcome (a share
    of the recorded decisions explores: it plays a random option, so that the data shows what
-   the other options lead to).  Each position's label is the outcome of one game, noisy; the
+   the other options lead to), and every player's position at the first decision of each round
+   after the first (what ismcts values at the end of a round with ``leaf = "learned"``).  Each position's label is the outcome of one game, noisy; the
    noise averages out over the hundreds of thousands of positions a fit sees (Monte-Carlo
    returns, as in TD-Gammon and DouZero).  The games are played in chunks through the runner's
    backends (runs.runner), so the same seed gives the same data on any number of workers.
@@ -44,6 +45,7 @@ import numpy as np
 from .. import __version__
 from .._jit import announce_compile
 from ..engine.scoring import RB_N, RB_WIN, RG_N, RG_N_WINNERS
+from ..rules import MAX_ROUNDS
 from ..playout import kernel_parts, new_kernel_states, recording_kernel, warm_up
 from ..policies.recording import new_recorder
 from ..policies.weights import (
@@ -76,6 +78,7 @@ class TableJob:
     n_bandits: int
     share: float = 0.0  # of the decisions recorded (0: a match, nothing recorded)
     explore: float = 0.0
+    rounds: bool = False  # also every player's position at the first decision of a round
 
 
 def play_chunk(job: TableJob, chunk: int, first: int, n: int):
@@ -86,8 +89,10 @@ def play_chunk(job: TableJob, chunk: int, first: int, n: int):
     out_g = np.zeros((n, RG_N), np.int32)
     kernel = recording_kernel(job.choosers)
     cap = int(n * ROWS_PER_GAME * job.share) + 64 if job.share > 0 else 1
+    if job.share > 0 and job.rounds:
+        cap += n * len(job.seat_policy) * MAX_ROUNDS
     while True:  # a recorder that fills up is grown and the games played again: no row lost
-        rec = new_recorder(cap, job.share, job.explore)
+        rec = new_recorder(cap, job.share, job.explore, job.rounds)
         kernel(new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
                job.nets, job.opts, out_b, out_g, rec)
         if rec[4][1] == 0:
@@ -128,7 +133,7 @@ class _Trainer:
         return TableJob(self.c.seed if seed is None else seed, s.lineups(), seats.seat_policy,
                         seats.params, table(rows, self.c.players), s.rules.to_array(),
                         seats.choosers, s.n_bandits, float(share),
-                        float(self.c.explore) if share else 0.0)
+                        float(self.c.explore) if share else 0.0, bool(share))
 
     def play(self, job: TableJob, games: int, first: int, desc: str, on_done, done=()):
         """Play ``games`` games from ``first`` in chunks (skipping the chunks ``done``), with a

@@ -176,6 +176,8 @@ I_MARGIN = 2
 I_PLAYOUT = 3
 I_OPPONENTS = 4
 I_HORIZON = 5
+I_LEAF = 6
+LEAF_NAMES = ("score", "learned")  # how a playout stopped at the horizon is valued
 DEFAULT_ISMCTS_BUDGET = 128
 register(Policy("ismcts", "ismcts", (
     Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1,
@@ -186,7 +188,10 @@ register(Policy("ismcts", "ismcts", (
     Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
     Param("horizon", 2, whole=True, minimum=0,
           maximum=MAX_HORIZON),  # rounds before scoring the position; 0: to the end
-), models=("playout", "opponents")))
+    # at the horizon: the score (victory share + margin x lead as the game would end there), or
+    # learned's value of the position (its network: the weights file, or the shipped one)
+    Param("leaf", 0, choices=LEAF_NAMES),
+), models=("playout", "opponents"), files=("weights",)))
 
 POLICY_NAMES = tuple(POLICIES)
 

@@ -12,9 +12,13 @@ records nothing and compiles nothing of this):
             option was drawn at random rather than chosen), the decision's number in its game
 ``y``       ``float32[cap, Y_N]``: the decider's victory share and its score lead over the best
             other team in thousands of dollars (engine.scoring.outcome), once the game is over
-``ctl``     ``float64[2]``: the share of decisions recorded, the share of those explored
-``count``   ``int64[3]``: rows written, 1 if a row did not fit (the caller grows the buffers and
-            plays the games again: no row is ever lost), the first row of the current game
+``ctl``     ``float64[3]``: the share of decisions recorded, the share of those explored, 1 to
+            record every player's position at the first decision of every round after the
+            first too (decision kind -1: where ismcts's ``leaf`` values a playout stopped at
+            the end of a round)
+``count``   ``int64[4]``: rows written, 1 if a row did not fit (the caller grows the buffers and
+            plays the games again: no row is ever lost), the first row of the current game, the
+            round last seen
 ``pick``    ``uint64[1, 2]``: the recorder's random stream, keyed from (seed, game) apart from the
             game's streams
 ==========  =========================================================================================
@@ -30,9 +34,9 @@ from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint, seed_streams
 from ..engine.scoring import outcome
 from ..engine.state import (
-    G_DECISIONS, G_GAME_INDEX, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND,
+    G_DECISIONS, G_GAME_INDEX, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PLAYERS, G_ROUND,
 )
-from .encoding import BUF_W, ENCODE_W, N_INPUTS
+from .encoding import BUF_W, ENCODE_W, N_INPUTS, encode
 from .learned import option_encodings
 
 M_GAME = 0
@@ -50,11 +54,12 @@ _STREAM_KEY = 0x5EED_DA7A  # keys the recorder's stream
 _MILLION = 1_000_000
 
 
-def new_recorder(cap: int, share: float, explore: float):
+def new_recorder(cap: int, share: float, explore: float, rounds: bool = False):
     """A recorder (module docstring) with room for ``cap`` rows."""
     return (np.zeros((cap, N_INPUTS), np.float32), np.zeros((cap, M_N), np.int32),
-            np.zeros((cap, Y_N), np.float32), np.array([share, explore], np.float64),
-            np.zeros(3, np.int64), np.zeros((1, 2), np.uint64))
+            np.zeros((cap, Y_N), np.float32),
+            np.array([share, explore, float(rounds)], np.float64),
+            np.zeros(4, np.int64), np.zeros((1, 2), np.uint64))
 
 
 @njit
@@ -63,6 +68,36 @@ def record_start(rec, seed, game_index):
     pick = rec[5]
     seed_streams(pick, 1, seed ^ _STREAM_KEY, game_index)
     rec[4][2] = rec[4][0]
+    rec[4][3] = 0
+
+
+@njit
+def _record_round(rec, st):
+    """At the first decision of a round after the first, with ``ctl[2]``: every player's
+    position (decision kind -1)."""
+    x, meta, y, ctl, count, pick = rec
+    r = st.game[G_ROUND]
+    if ctl[2] == 0.0 or r == count[3]:
+        return
+    count[3] = r
+    buf = np.empty(BUF_W, np.int64)
+    enc = np.empty((1, ENCODE_W))
+    for p in range(st.game[G_PLAYERS]):
+        row = count[0]
+        if row >= x.shape[0]:
+            count[1] = 1
+            return
+        encode(st, st, p, -1, 0, enc[0], buf)
+        for j in range(N_INPUTS):
+            x[row, j] = enc[0, j]
+        meta[row, M_GAME] = st.game[G_GAME_INDEX]
+        meta[row, M_PLAYER] = p
+        meta[row, M_ROUND] = r
+        meta[row, M_KIND] = -1
+        meta[row, M_OPTIONS] = 0
+        meta[row, M_EXPLORED] = 0
+        meta[row, M_DECISION] = st.game[G_DECISIONS]
+        count[0] = row + 1
 
 
 @njit
@@ -71,6 +106,7 @@ def record_decision(rec, st, scratch, i):
     share ``ctl[0]`` (its row: the chosen option's position), exploring with the share
     ``ctl[1]`` of those (a random option instead); returns the option to play."""
     x, meta, y, ctl, count, pick = rec
+    _record_round(rec, st)
     if randint(pick, 0, _MILLION) >= ctl[0] * _MILLION:
         return i
     n = st.game[G_PEND_N]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    DEFAULT, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as, param_names,
+    DEFAULT, I_LEAF, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as, param_names,
     param_vector,
 )
 from .weights import load_net, shipped_net, table
@@ -156,20 +156,24 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     choosers = tuple(sorted({c for c in codes if not c.startswith(USER)}))
     choosers += tuple(f"{USER}{k}" for k in range(len(users)))
     seat_policy = np.array([choosers.index(c) for c in codes], np.int64)
-    nets = table([_seat_net(n, c, by_name.get(n)) for n, c in zip(names, codes)], players)
+    nets = table([_seat_net(n, c, row, by_name.get(n))
+                  for n, c, row in zip(names, codes, matrix)], players)
     return Seats(tuple(names), seat_policy, matrix, choosers, tuple(users), nets)
 
 
-def _seat_net(name: str, code: str, params: dict | None):
-    """The network a seat playing ``name`` (chooser ``code``) needs, or None: ``learned``'s
-    ``weights`` file, or the shipped network for ``learned`` and for a search modelling it."""
-    if name == "learned" and params and params.get("weights"):
+def _seat_net(name: str, code: str, row, params: dict | None):
+    """The network a seat playing ``name`` (chooser ``code``, parameter row ``row``) needs, or
+    None: its ``weights`` file, or the shipped network, for ``learned``, for a search modelling
+    it and for ismcts valuing its leaves with it."""
+    needs = "learned" in code.split(":") or (name == "ismcts"
+                                             and LEAF_NAMES[int(row[I_LEAF])] == "learned")
+    if not needs:
+        return None
+    if params and params.get("weights"):
         try:
             return load_net(params["weights"])[0]
         except ValueError as e:
-            raise ValueError(f"policy 'learned': weights: {e}") from None
-    if "learned" not in code.split(":"):
-        return None
+            raise ValueError(f"policy {name!r}: weights: {e}") from None
     net = shipped_net()
     if net is None:
         raise ValueError("policy 'learned' has no shipped weights (coltsim/policies/"
