@@ -14,7 +14,7 @@ from .setting import FieldError, Setting, make_setting  # noqa: E402
 
 _LAZY = {
     "simulate": "runs.runner", "simulate_to_folder": "runs.runner",
-    "RunInfo": "runs.runner", "load_results": "runs.storage", "trace_game": "traces.trace",
+    "RunInfo": "runs.runner", "load_results": "runs.load", "trace_game": "traces.trace",
     "load_experiment": "study.experiment", "run_experiment": "study.run",
     "build_report": "study.report", "tournament": "study.tournament",
 }

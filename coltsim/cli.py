@@ -199,20 +199,23 @@ def _report(args) -> None:
 
 
 def _tune(args) -> None:
-    from .study.tune_report import tune_file
+    from .study.tune.command import tune_file
 
     tune_file(args.file, games=args.games, max_games=args.max_games, workers=args.workers,
               out=args.out, quiet=args.quiet, replace=args.replace)
 
 
-def _plan(args) -> None:
-    from .study.plan import plan_file
+def _sample_size(args) -> None:
+    from .study.sample_size import sample_sizes_file
 
+    if args.command == "plan":
+        print("coltsim plan is the old name of coltsim sample-size (it works the same)",
+              file=sys.stderr)
     with _announcing() if args.pilot else contextlib.nullcontext():
-        plan = plan_file(args.experiment, half_width=args.half_width,
-                         difference=args.difference, alpha=args.alpha, power=args.power,
-                         pilot=args.pilot, workers=args.workers)
-    print(plan.text())
+        sizes = sample_sizes_file(args.experiment, half_width=args.half_width,
+                                  difference=args.difference, alpha=args.alpha,
+                                  power=args.power, pilot=args.pilot, workers=args.workers)
+    print(sizes.text())
 
 
 def _tournament(args) -> None:
@@ -350,26 +353,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .analysis.power import ALPHA, DIFFERENCE, HALF_WIDTH, POWER
 
-    p = sub.add_parser("plan", help="how many games an experiment's questions need",
-                       description="Say how many games per setting an experiment file needs: "
-                                   "to know every bandit's win rate within +-HALF_WIDTH, to find "
-                                   "a bandit DIFFERENCE off its fair share, and to find a change "
-                                   "of DIFFERENCE between the settings it compares.  Rates are "
-                                   "fractions: 0.01 is one percentage point.")
-    p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
-    p.add_argument("--half-width", type=float, default=HALF_WIDTH,
-                   help=f"wanted half-width of a win rate's 95%% interval (default {HALF_WIDTH})")
-    p.add_argument("--difference", type=float, default=DIFFERENCE,
-                   help=f"win-rate difference to detect (default {DIFFERENCE})")
-    p.add_argument("--power", type=float, default=POWER,
-                   help=f"chance of detecting it (default {POWER})")
-    p.add_argument("--alpha", type=float, default=ALPHA,
-                   help=f"false-alarm rate of the whole family of tests (default {ALPHA})")
-    p.add_argument("--pilot", type=int, default=0,
-                   help="play this many games per setting to measure the variances (default 0: "
-                        "assume them)")
-    _workers_flags(p, "parallel workers for the pilot (default: every core)")
-    p.set_defaults(func=_plan)
+    description = ("Say how many games per setting an experiment file needs: to know every "
+                   "bandit's win rate within +-HALF_WIDTH, to find a bandit DIFFERENCE off its "
+                   "fair share, and to find a change of DIFFERENCE between the settings it "
+                   "compares.  Rates are fractions: 0.01 is one percentage point.")
+    for name, help_text in (("sample-size", "how many games an experiment's questions need"),
+                            ("plan", "the old name of sample-size")):
+        p = sub.add_parser(name, help=help_text, description=description)
+        p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
+        p.add_argument("--half-width", type=float, default=HALF_WIDTH,
+                       help=f"wanted half-width of a win rate's 95%% interval (default "
+                            f"{HALF_WIDTH})")
+        p.add_argument("--difference", type=float, default=DIFFERENCE,
+                       help=f"win-rate difference to detect (default {DIFFERENCE})")
+        p.add_argument("--power", type=float, default=POWER,
+                       help=f"chance of detecting it (default {POWER})")
+        p.add_argument("--alpha", type=float, default=ALPHA,
+                       help=f"false-alarm rate of the whole family of tests (default {ALPHA})")
+        p.add_argument("--pilot", type=int, default=0,
+                       help="play this many games per setting to measure the variances "
+                            "(default 0: assume them)")
+        _workers_flags(p, "parallel workers for the pilot (default: every core)")
+        p.set_defaults(func=_sample_size)
 
     p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)",
                        description="Play one game and print its trace (JSON Lines): game GAME "

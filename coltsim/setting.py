@@ -336,13 +336,22 @@ def check_rules(rules, players: int) -> Rules:
     return rules
 
 
+def seatings(table) -> list[tuple]:
+    """The distinct seat rotations of a table (one entry per seat), rotation 0 first: rotation
+    ``r`` seats entry ``e`` at seat ``(e + r) % players`` (the one tournament's rotations:
+    coltsim.runs.tournament)."""
+    table = tuple(table)
+    return list(dict.fromkeys(table[len(table) - r:] + table[:len(table) - r]
+                              for r in range(len(table))))
+
+
 def rotations(setting: Setting) -> list[Setting]:
-    """The distinct seat rotations of a table, rotation 0 (the setting itself) first."""
-    specs = setting.policy_specs()
+    """The distinct seat rotations of a table (:func:`seatings`), rotation 0 (the setting
+    itself) first."""
     out = {setting.id: setting}
-    for r in range(1, setting.players):
-        rotated = make_setting(setting.players, setting.lineup, specs[-r:] + specs[:-r],
-                               setting.rules, setting.policy_params(), setting.label)
+    for specs in seatings(setting.policy_specs())[1:]:
+        rotated = make_setting(setting.players, setting.lineup, list(specs), setting.rules,
+                               setting.policy_params(), setting.label)
         out.setdefault(rotated.id, rotated)
     return list(out.values())
 

@@ -3,7 +3,7 @@
     python scripts/search_strength.py [--games N] [--seed S] [--budgets B ...]
                                       [--rollout-budget B]
 
-4-player tables, seats rotated, identical deals (coltsim.study.tournament): ``ismcts`` at each
+4-player tables, seats rotated, identical deals (coltsim.runs.tournament): ``ismcts`` at each
 budget and ``rollout`` at one, each against three ``greedy`` players.  For every table it prints
 the searching player's victory share per seat with its 95% interval over deals, and its paired
 difference with the rollout table on the same deals (the deals and rotations are identical, so
@@ -15,32 +15,19 @@ from __future__ import annotations
 import argparse
 import time
 
-import pandas as pd
-
-import coltsim
-from coltsim.analysis.frames import concat_results, team_rows, win_share
 from coltsim.analysis.stats import paired_difference
-from coltsim.analysis.tournament import policy_shares
-from coltsim.runs.runner import simulate
-from coltsim.study.tournament import rotations
+from coltsim.policies.catalog import param_vector
+from coltsim.runs.tournament import Seat, play_seats, play_table
 
 
 def table(name: str, params: dict, games: int, seed: int):
-    """The share of ``name`` (with ``params``) against three greedy players: its row of
-    ``policy_shares``, its share per deal (mean over the rotations) and the seconds taken."""
-    setting = coltsim.make_setting(4, policies=[name, "greedy", "greedy", "greedy"],
-                                   params={name: params})
+    """The share of ``name`` (with ``params``) against three greedy players (the one
+    tournament, coltsim.runs.tournament: its estimate, with its share per deal) and the seconds
+    taken."""
+    me = Seat(name, tuple(param_vector(name, params)))
     t = time.perf_counter()
-    results = concat_results(*[simulate(r, games, seed=seed, workers=1, backend="threading",
-                                        progress=False) for r in rotations(setting)])
-    seconds = time.perf_counter() - t
-    team = team_rows(results.players)
-    rows = results.players[team]
-    mine = (rows["policy"] == name).to_numpy()
-    per_deal = pd.Series(win_share(results.players)[team][mine]).groupby(
-        rows["game"].to_numpy()[mine]).mean().sort_index()
-    share = policy_shares(results).set_index("policy").loc[name]
-    return share, per_deal.to_numpy(), seconds
+    share = play_table([me, "greedy", "greedy", "greedy"], games, seed, play_seats())[me]
+    return share, share.per_deal, time.perf_counter() - t
 
 
 def main(argv=None):
@@ -60,8 +47,8 @@ def main(argv=None):
         if reference is None:
             reference = per_deal
         d = paired_difference(per_deal, reference)
-        print(f"{name:10s} {params['budget']:6d} {share.win_rate:6.3f} "
-              f"[{share.ci_low:.3f}, {share.ci_high:.3f}] {d.estimate:+10.3f} "
+        print(f"{name:10s} {params['budget']:6d} {share.share:6.3f} "
+              f"[{share.lo:.3f}, {share.hi:.3f}] {d.estimate:+10.3f} "
               f"[{d.lo:+.3f}, {d.hi:+.3f}] {seconds:8.0f}", flush=True)
 
 

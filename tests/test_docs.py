@@ -116,7 +116,7 @@ def test_every_rule_options_allowed_values_are_what_the_rules_accept(option):
 
 
 def test_every_key_of_a_tune_file_and_its_objectives_are_documented():
-    from coltsim.analysis.tuning import OBJECTIVES
+    from coltsim.study.tune.bootstrap import OBJECTIVES
     from coltsim.study.tune import TUNE_KEYS
 
     rows = table_rows("| key of `[tune]`", ROOT / "docs" / "tune.md")

@@ -238,11 +238,28 @@ def test_a_manifest_coltsim_cannot_read_is_one_line(tmp_path, capsys, manifest, 
 
 # --- 2. reports state exactly what they contain -------------------------------------------------
 
-def experiment(tmp_path, policy="random", games=300, name="tiny", seed=3) -> Path:
+def experiment(tmp_path, policy="random", games=300, name="tiny", seed=3,
+               analyses=("balance",)) -> Path:
     toml = tmp_path / f"{name}-{policy}-{seed}.toml"
-    toml.write_text(f'name = "{name}"\nseed = {seed}\ngames = {games}\nanalyses = ["balance"]\n'
-                    f'[sweep]\nplayers = [3]\npolicies = ["{policy}"]\n')
+    toml.write_text(f'name = "{name}"\nseed = {seed}\ngames = {games}\n'
+                    f'analyses = {list(analyses)!r}\n'.replace("'", '"')
+                    + f'[sweep]\nplayers = [3]\npolicies = ["{policy}"]\n')
     return toml
+
+
+# A file of the user's in every sub-folder of a report folder, and one beside the report.
+USER_FILES = {"notes.md": "my notes", "figures/my_poster.png": "my poster",
+              "tables/my_analysis.csv": "a,b\n1,2\n", "data/my_extra.txt": "mine"}
+
+
+def add_user_files(report: Path) -> None:
+    for name, text in USER_FILES.items():
+        (report / name).write_text(text)
+
+
+def kept_user_files(report: Path) -> int:
+    return sum((report / name).is_file() and (report / name).read_text() == text
+               for name, text in USER_FILES.items())
 
 
 @pytest.fixture(scope="module")
@@ -300,14 +317,37 @@ def test_another_experiment_into_a_report_folder_is_refused(tmp_path, report, ca
 
 
 def test_replace_removes_the_report_and_its_data_first(tmp_path, report):
-    (report / "notes.txt").write_text("mine")
+    """What coltsim wrote goes (the files its manifests list); 4 of 4 files of the user's stay,
+    one in every sub-folder."""
+    add_user_files(report)
+    old_chunks = sorted((report / "data").rglob("*.parquet"))
     assert main(["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
                  "--workers", "1", "--replace"]) == 0
     results = coltsim.load_results(report / "data")
     assert list(results.settings["policies"]) == ["greedy,greedy,greedy"]  # the old data: gone
     assert list(pd.read_csv(report / "tables" / "settings.csv")["policies"]) == \
         ["greedy,greedy,greedy"]
-    assert (report / "notes.txt").read_text() == "mine"
+    assert old_chunks and not any(p.exists() for p in old_chunks)
+    assert kept_user_files(report) == 4
+
+
+def test_replace_removes_a_report_of_an_earlier_coltsim(tmp_path, report):
+    """Its data of another format (and a report manifest that lists no files): their chunks and
+    the report go, the user's files stay."""
+    add_user_files(report)
+    data_manifest = report / "data" / "manifest.json"
+    old = json.loads(data_manifest.read_text())
+    data_manifest.write_text(json.dumps({**old, "format": 4}))
+    manifest = json.loads((report / "manifest.json").read_text())
+    del manifest["files"]
+    (report / "manifest.json").write_text(json.dumps(manifest))
+    old_chunks = sorted((report / "data").rglob("*.parquet"))
+    assert main(["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
+                 "--workers", "1", "--replace"]) == 0
+    assert old_chunks and not any(p.exists() for p in old_chunks)
+    assert list(coltsim.load_results(report / "data").settings["policies"]) == \
+        ["greedy,greedy,greedy"]
+    assert kept_user_files(report) == 4
 
 
 def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
@@ -338,14 +378,26 @@ def test_run_out_refuses_a_folder_coltsim_did_not_write(tmp_path, capsys):
     assert "is a file; give a folder for the report" in one_line(capsys)
 
 
-def test_a_report_folder_written_by_coltsim_is_rewritten(tmp_path, report):
-    """Its own files only: the previous report's figures go, a file of the user's stays."""
-    (report / "figures" / "old_figure.png").write_bytes(b"from an earlier analysis")
-    (report / "notes.txt").write_text("mine")
+def test_a_rerun_replaces_coltsims_files_only(tmp_path):
+    """The previous report's files that the new one has not go (its manifest lists them); 4 of
+    4 files of the user's stay, one in every sub-folder, though the rerun grows the report."""
+    report = tmp_path / "report"
+    assert main(["run", str(experiment(tmp_path, analyses=("balance", "seats"))), "--out",
+                 str(report), "--quiet", "--workers", "1"]) == 0
+    seats = sorted(p.name for p in (report / "figures").glob("seats_*.png"))
+    assert seats
+    add_user_files(report)
     assert main(["run", str(experiment(tmp_path)), "--out", str(report), "--quiet",
-                 "--workers", "1"]) == 0
-    assert not (report / "figures" / "old_figure.png").exists()
-    assert (report / "notes.txt").read_text() == "mine"
+                 "--workers", "1", "--games", "400"]) == 0
+    assert not list((report / "figures").glob("seats_*.png"))
+    assert "400 games" in (report / "report.md").read_text()
+    assert kept_user_files(report) == 4
+    listed = json.loads((report / "manifest.json").read_text())["files"]
+    assert sorted(listed) == sorted(p.relative_to(report).as_posix()
+                                    for p in report.rglob("*") if p.is_file()
+                                    and p.name not in ("manifest.json", ".lock")
+                                    and p.relative_to(report).parts[0] != "data"
+                                    and p.relative_to(report).as_posix() not in USER_FILES)
 
 
 def test_a_report_folder_is_not_a_results_folder(report, capsys):
@@ -416,6 +468,34 @@ def test_two_runs_into_one_folder(tmp_path, capsys, baseline):
     assert list(r.games["game"]) == list(range(100_000))
     pdt.assert_frame_equal(r.games[:GAMES], baseline.games)
     assert (out / ".lock").read_text() == ""  # released
+
+
+def test_two_reports_into_one_folder(tmp_path, report, capsys):
+    """A report folder held by one run (its lock, from another process) refuses a second
+    `coltsim run` and a `coltsim report` in one line each, and is left as it was."""
+    def files():
+        return {k: v for k, v in files_of(report).items() if k != ".lock"}
+
+    before = files()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from coltsim.runs.lock import folder_lock\n"
+        "from pathlib import Path\n"
+        f"with folder_lock(Path({str(report)!r})):\n"
+        "    print('held', flush=True)\n"
+        "    time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["run", str(experiment(tmp_path)), "--out", str(report), "--quiet",
+                     "--workers", "1"]) == 2
+        assert f"is being written by another coltsim run (process {holder.pid} on host " in \
+            one_line(capsys)
+        assert main(["report", str(report)]) == 2
+        assert f"(process {holder.pid} on host " in one_line(capsys)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert files() == before
 
 
 def test_a_lock_held_in_this_process_is_respected(tmp_path):
@@ -787,8 +867,8 @@ def test_a_full_disk_while_writing_the_report_leaves_the_old_one(report, capsys)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
     assert status == 2
-    assert (f"coltsim report: error: {report / 'report.html'}: File too large; the report was "
-            "not written, the folder is as it was") in one_line(capsys)
+    assert (f"coltsim report: error: {report / 'report.html'}: File too large; nothing was "
+            "written, the folder is as it was") in one_line(capsys)
     assert files_of(report) == before  # nothing torn, no temporary left, the lock released
 
 

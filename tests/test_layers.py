@@ -18,7 +18,8 @@ COMING = {"coltsim/playout.py"}
 # or a run is checked with, the analyses, and what re-renders a report from saved results.
 NUMBA_FREE = ("coltsim", "coltsim.constants", "coltsim.rules", "coltsim.setting",
               "coltsim.results", "coltsim.policies.catalog", "coltsim.runs.options",
-              "coltsim.runs.storage", "coltsim.analysis", "coltsim.study.experiment",
+              "coltsim.runs.storage", "coltsim.runs.load", "coltsim.runs.folder",
+              "coltsim.runs.fingerprint", "coltsim.runs.tournament", "coltsim.analysis", "coltsim.study.experiment",
               "coltsim.study.report")
 
 

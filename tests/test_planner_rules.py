@@ -32,8 +32,9 @@ rule                      what is compared
                           flow.py applying that option, the rest of the card answered by the model
 ``draw``                  at each planning decision that may draw, ``_cards_drawn`` against the cards
                           the draw brings on a copy
-``turns_after``           at each planning decision, ``_turns_after`` (the player's cards still to play
-                          this round) against the player's turns flow.py still gives it this round,
+``turns_after``           at each planning decision, ``common.turns_after`` (the player's cards still to
+                          play this round: every policy's count, test_common_turns_after_is_every_
+                          policys) against the player's turns flow.py still gives it this round,
                           played out on a copy (a forced pass counted as a turn)
 ========================= ==============================================================================
 
@@ -83,6 +84,7 @@ from coltsim.engine.state import (
     PILE_PLAYER, Z_HAND,
     card_kind, card_owner, init_table, new_states, place,
 )
+from coltsim.policies import common as C
 from coltsim.policies import planner as P
 from coltsim.policies import param_vector
 from coltsim.policies.builtin import choose_weighted
@@ -474,7 +476,7 @@ def _check_plan(states, counts, bad, ex_states, ex_info, kinds, vals):
         vals[0] = drawn
         _note(R_DRAW, D_DRAWN if kinds[0] != drawn else 0, st, counts, bad, ex_states, ex_info,
               1, p, kinds, vals)
-    after, total = P._turns_after(st)
+    after, total = C.turns_after(st)
     states[WORK] = st
     w = states[WORK]
     apply(w, 0)
@@ -685,6 +687,21 @@ def test_the_comparison_sees_every_field():
     init_table(states[GAME], 4, Rules().to_array(), np.zeros(4, np.int64), np.zeros((4, 1)))
     for field in range(D_SPOT + 1):
         assert _perturbed(states, field) == field, DIFF_NAMES[field]
+
+
+# The policies that count the turns left in a round: each must count them with common.turns_after,
+# the count held against the engine here (the learned policy joins them with its rewrite).
+TURNS_LEFT_CALLERS = ("coltsim.policies.planner",)
+
+
+@pytest.mark.parametrize("module", TURNS_LEFT_CALLERS)
+def test_common_turns_after_is_every_policys(module):
+    import importlib
+
+    source = importlib.import_module(module).__file__
+    text = open(source).read()
+    assert "turns_after(" in text and "def _turns" not in text and "turns_of(" not in text, \
+        f"{module} counts the turns left in a round itself, not with common.turns_after"
 
 
 def test_planner_rules_agree_with_the_engine():

@@ -566,7 +566,7 @@ def _doc_to_plan(ghost_card_face_down=None):
     Doc holds a Robbery, a Move and a Floor Change.  Ghost's Robbery is on the pile, face up
     (``False``), face down by Ghost's ability (``True``), or absent (``None``)."""
     from coltsim.engine import flow
-    from coltsim.positions import Position
+    from tests.positions import Position
 
     pos = (Position(players=4, lineup="ghost,doc,belle,django")
            .clear_loot().marshal(0).round_card("braking")

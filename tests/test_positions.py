@@ -1,22 +1,22 @@
-"""The scenario factory (coltsim.positions): it builds what it is told, and refuses positions
+"""The scenario factory (tests/positions.py): it builds what it is told, and refuses positions
 that can never occur in a game."""
 import doctest
 
 import pytest
 
-import coltsim.positions
+import tests.positions
 from coltsim import constants as K
 from coltsim.engine import flow
 from coltsim.engine.state import (
     B_BULLETS, B_NEUTRAL, B_RECEIVED, G_NEUTRAL_LEFT, Z_DECK, Z_HAND,
 )
-from coltsim.positions import (
+from tests.positions import (
     Position, bandit_id, card_value, hand_cards, loot_of, loot_on, play_card, scheme, score, where,
 )
 
 
 def test_module_docstring_example_runs():
-    result = doctest.testmod(coltsim.positions, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(tests.positions, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 4 and result.failed == 0
 
 

@@ -14,6 +14,11 @@ from coltsim.analysis import balance, compare, gunslinger, headline, round_cards
 from coltsim.analysis.frames import concat_results
 from tests.synthetic import synthetic_results
 from coltsim.study import plots
+from coltsim.study.report.sections import (
+    balance as balance_section, compare as compare_section, gunslinger as gunslinger_section,
+    policies as policies_section,
+    round_cards as round_cards_section, seats as seats_section,
+)
 from coltsim.study.experiment import loads_experiment
 from coltsim.study.report import build_report as _build_report
 from coltsim.study.report import formatting, render_from_folder
@@ -219,19 +224,19 @@ def test_rate_plots_draw_intervals_and_one_fair_share_line(results):
     rates = balance.win_rates(results)
     four = rates[rates["players"] == 4]
     fig, ax = _axes()
-    artists = plots.plot_win_rates(ax, four, "condition")
+    artists = balance_section.plot_win_rates(ax, four, "condition")
     _check_axes(ax, artists)
     assert len(artists["series"]) == 2 and "%" in ax.get_ylabel()
     # Two settings share the fair share: one dark line, not one per setting's colour.
     assert len(artists["fair"]) == 1 and artists["fair"][0].get_ydata()[0] == pytest.approx(25)
     fig, ax = _axes()
-    artists = plots.plot_win_rates(ax, rates)
+    artists = balance_section.plot_win_rates(ax, rates)
     assert sorted(line.get_ydata()[0] for line in artists["fair"]) == pytest.approx(
         sorted(100 / rates.groupby("setting")["players"].first()))
 
     order = seats.order_win_rates(results)
     fig, ax = _axes()
-    artists = plots.plot_order_win_rates(ax, order)
+    artists = seats_section.plot_order_win_rates(ax, order)
     _check_axes(ax, artists)
     labels = [t.get_text() for t in ax.get_xticklabels()]
     assert labels[:2] == ["First Player", "First Player\n+1"]  # one name for a seat
@@ -240,7 +245,7 @@ def test_rate_plots_draw_intervals_and_one_fair_share_line(results):
 def test_effect_and_comparison_plots(results):
     effects = balance.bandit_effects(results).table
     fig, ax = _axes()
-    artists = plots.plot_bandit_effects(ax, effects[effects["setting"] == "base3"])
+    artists = balance_section.plot_bandit_effects(ax, effects[effects["setting"] == "base3"])
     _check_axes(ax, artists, ylabel=False)
     assert "percentage points" in ax.get_xlabel()
     assert [t.get_text() for t in ax.get_yticklabels()] == [
@@ -253,7 +258,7 @@ def test_effect_and_comparison_plots(results):
     table = compare.compare(results)
     for group in ("bandit", "seat", "play"):
         fig, ax = _axes()
-        _check_axes(ax, plots.plot_comparison(ax, table, group), ylabel=False)
+        _check_axes(ax, compare_section.plot_comparison(ax, table, group), ylabel=False)
 
 
 def test_long_labels_wrap_and_many_settings_get_their_own_colour():
@@ -270,31 +275,31 @@ def test_long_labels_wrap_and_many_settings_get_their_own_colour():
 def test_card_and_gunslinger_plots(results):
     effects = round_cards.card_effects(results)
     fig, ax = _axes()
-    _check_axes(ax, plots.plot_card_effects(ax, effects, "mean_score"), ylabel=False)
+    _check_axes(ax, round_cards_section.plot_card_effects(ax, effects, "mean_score"), ylabel=False)
     assert "$" in ax.get_xlabel()
 
     fig, ax = _axes()
-    artists = plots.plot_card_bandit_heatmap(ax, round_cards.card_bandit_effects(results), "half4")
+    artists = round_cards_section.plot_card_bandit_heatmap(ax, round_cards.card_bandit_effects(results), "half4")
     _check_axes(ax, artists)
     assert artists["image"].get_array().shape == (10, 6)
 
     fig, ax = _axes()
-    _check_axes(ax, plots.plot_card_positions(ax, round_cards.card_position_effects(results)))
+    _check_axes(ax, round_cards_section.plot_card_positions(ax, round_cards.card_position_effects(results)))
 
     by_bandit = gunslinger.gunslinger_by_bandit(results)
     fig, ax = _axes()
-    _check_axes(ax, plots.plot_gunslinger_by_bandit(ax, by_bandit[by_bandit["players"] > 2]))
+    _check_axes(ax, gunslinger_section.plot_gunslinger_by_bandit(ax, by_bandit[by_bandit["players"] > 2]))
     fig, ax = _axes()
-    _check_axes(ax, plots.plot_gunslinger_shares(ax, gunslinger.gunslinger_shares(results)),
+    _check_axes(ax, gunslinger_section.plot_gunslinger_shares(ax, gunslinger.gunslinger_shares(results)),
                 ylabel=False)
 
     scores = balance.mean_scores(results)
     fig, ax = _axes()
-    _check_axes(ax, plots.plot_mean_scores(ax, scores))
+    _check_axes(ax, balance_section.plot_mean_scores(ax, scores))
     fig, ax = _axes()
-    artists = plots.plot_loot_mix(ax, scores, "base3")
+    artists = balance_section.plot_loot_mix(ax, scores, "base3")
     _check_axes(ax, artists)
-    assert len(artists["bars"]) == len(plots.LOOT_COLOURS)
+    assert len(artists["bars"]) == len(balance_section.LOOT_COLOURS)
 
 
 def test_sweep_lines_and_spreads(results):
@@ -308,7 +313,7 @@ def test_sweep_lines_and_spreads(results):
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "500", "1000"]
     fig, ax = _axes()
     shares = headline.table_shares(*_mixed_table())
-    _check_axes(ax, plots.plot_policy_shares(ax, shares), ylabel=False)
+    _check_axes(ax, policies_section.plot_policy_shares(ax, shares), ylabel=False)
 
 
 def _mixed_table():

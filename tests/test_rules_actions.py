@@ -7,7 +7,7 @@ import pytest
 
 from coltsim import constants as K
 from coltsim.engine.state import B_BULLETS, B_NEUTRAL, B_RECEIVED, G_MARSHAL, Z_DECK
-from coltsim.positions import Position, bandit_id, loot_of, loot_on, play_card, where
+from tests.positions import Position, bandit_id, loot_of, loot_on, play_card, where
 
 
 def position(bandits="ghost,cheyenne,tuco,doc", **rules):

@@ -6,7 +6,7 @@ import pytest
 from coltsim import constants as K
 from coltsim.engine import flow
 from coltsim.engine.state import B_BULLETS, B_NEUTRAL, B_RECEIVED, Z_HAND
-from coltsim.positions import (
+from tests.positions import (
     Position, bandit_id, card_value, deal, loot_of, loot_on, pile_cards, play_card, scheme, steal,
     where,
 )

@@ -5,7 +5,7 @@ import pytest
 
 from coltsim import constants as K
 from coltsim.engine.state import B_NEUTRAL, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, L_WHERE
-from coltsim.positions import Position, bandit_id, loot_of, loot_on, run_event, where
+from tests.positions import Position, bandit_id, loot_of, loot_on, run_event, where
 
 
 def position(bandits="ghost,cheyenne,tuco,doc", **rules):

@@ -11,7 +11,7 @@ from coltsim import constants as K
 from coltsim.engine.state import (
     B_NEUTRAL, B_RECEIVED, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, Z_DECK,
 )
-from coltsim.positions import Position, bandit_id, play_card, where
+from tests.positions import Position, bandit_id, play_card, where
 
 NEUTRAL_CARD = K.BULLET + 8 * K.NEUTRAL
 

@@ -10,7 +10,7 @@ from coltsim.engine.state import (
     PH_ROUND_START, Z_DECK,
     Z_HAND,
 )
-from coltsim.positions import (
+from tests.positions import (
     Position, bandit_id, deal, hand_cards, pile_cards, run_event, scheme, steal, where,
 )
 

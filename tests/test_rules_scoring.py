@@ -3,7 +3,7 @@ bullets received, shared victories and ranks.  Positions are scored as they stan
 (``positions.score``)."""
 import pytest
 
-from coltsim.positions import Position, score
+from tests.positions import Position, score
 
 BANDITS = ("cheyenne", "belle", "tuco", "doc")
 
@@ -143,7 +143,7 @@ def test_shared_victory_between_equally_rich_and_equally_shot_players():
 def test_a_card_that_does_nothing_is_counted_as_fizzled():
     # loco(Marshal) | A(Cheyenne, Belle inside) | B(Tuco inside, a jewel) | C | D(Doc roof)
     from coltsim.engine.state import B_FIZZLED
-    from coltsim.positions import bandit_id, play_card
+    from tests.positions import bandit_id, play_card
 
     pos = position().marshal(0).place("cheyenne", 1).place("belle", 1).place("tuco", 2)
     pos.place("doc", 4, "roof")
@@ -163,7 +163,7 @@ def test_the_score_after_each_round_is_the_loot_carried_when_the_round_ends():
     # Belle alone on her spot with a purse lying there: Pickpocketing gives it to her at the
     # end of round 1, and the round's score counts it; the Gunslinger bonus does not count.
     from coltsim.engine.state import B_ROUND_LOOT
-    from coltsim.positions import bandit_id, run_event
+    from tests.positions import bandit_id, run_event
 
     pos = position().marshal(0).place("cheyenne", 1).place("belle", 2).place("tuco", 3)
     pos.place("doc", 3).shot("doc", "tuco")

@@ -185,11 +185,11 @@ def test_chunk_records_carry_their_game_range_so_a_run_can_grow():
     def records(*spans):
         return {c: {"chunk": c, "first_game": f, "n_games": n} for c, f, n in spans}
 
-    assert storage.plan_chunks(120, 50, {}) == [(0, 0, 50), (1, 50, 50), (2, 100, 20)]
-    assert storage.plan_chunks(120, 50, records((0, 0, 50), (2, 100, 20))) == [(1, 50, 50)]
-    assert storage.plan_chunks(120, 50, records((0, 0, 20))) == [(1, 20, 30), (2, 50, 50),
+    assert storage.chunks_to_play(120, 50, {}) == [(0, 0, 50), (1, 50, 50), (2, 100, 20)]
+    assert storage.chunks_to_play(120, 50, records((0, 0, 50), (2, 100, 20))) == [(1, 50, 50)]
+    assert storage.chunks_to_play(120, 50, records((0, 0, 20))) == [(1, 20, 30), (2, 50, 50),
                                                                   (3, 100, 20)]
-    assert storage.plan_chunks(120, 50, records((0, 0, 50), (1, 50, 50), (2, 100, 20))) == []
+    assert storage.chunks_to_play(120, 50, records((0, 0, 50), (1, 50, 50), (2, 100, 20))) == []
 
 
 def test_a_new_label_is_recorded_not_refused(tmp_path):
@@ -216,7 +216,8 @@ def test_manifest_version_mismatch_is_refused(tmp_path):
 
 def test_folder_without_manifest_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
-    with pytest.raises(ValueError, match="not empty and holds no manifest.json"):
+    with pytest.raises(ValueError, match=r"holds files coltsim did not write \(notes.txt\) and "
+                                         "no manifest.json"):
         to_folder(tmp_path, 100, workers=1)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]  # not even a lock file
     with pytest.raises(ValueError, match="not a coltsim results folder"):

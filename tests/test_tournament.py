@@ -1,5 +1,6 @@
-"""Tournaments: rotated seats through the runner, common deals, shares and intervals, and the
-``coltsim tournament`` command on experiment files."""
+"""Tournaments: the one tournament (coltsim.runs.tournament: seat rotations, shares per deal,
+the interval over deals) with any ``play``, rotated seats through the runner, common deals, and
+the ``coltsim tournament`` command on experiment files."""
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,9 @@ from coltsim.analysis.tournament import policy_shares
 from coltsim.cli import main
 from coltsim.policies import DEFAULT
 from coltsim.policies import LADDER as POLICY_LADDER
-from coltsim.setting import make_setting
+from coltsim.analysis.stats import deal_shares, share_estimate
+from coltsim.runs.tournament import Seat, play_seats, play_table
+from coltsim.setting import make_setting, seatings
 from coltsim.study.tournament import rotations, tournament
 
 LADDER = Path(__file__).resolve().parents[1] / "experiments" / "policy_ladder.toml"
@@ -34,6 +37,54 @@ def test_rotations_seat_every_policy_everywhere_once():
     # Rotations that seat the same policies are one setting, played once.
     assert len(rotations(make_setting(4, policies="random"))) == 1
     assert len(rotations(make_setting(4, policies="greedy,random,greedy,random"))) == 2
+
+
+def test_seatings_rotate_any_entries_and_keep_each_seating_once():
+    assert seatings(["new", "old", "old", "old"]) == [
+        ("new", "old", "old", "old"), ("old", "new", "old", "old"), ("old", "old", "new", "old"),
+        ("old", "old", "old", "new")]
+    assert seatings(["a", "b", "a", "b"]) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert seatings("xxx") == [("x", "x", "x")]
+
+
+def test_the_one_tournament_averages_each_entrys_seats_then_the_deals():
+    """A made-up ``play``: seat 0 wins every even deal, the last seat every odd one."""
+    calls = []
+
+    def play(seating, games, seed):
+        calls.append((seating, games, seed))
+        shares = np.zeros((games, len(seating)))
+        shares[0::2, 0] = 1.0
+        shares[1::2, -1] = 1.0
+        return shares
+
+    result = play_table(["new", "old", "old", "old"], 10, 7, play)
+    assert [c[1:] for c in calls] == [(10, 7)] * 4  # every rotation: the same deals
+    new, old = result["new"], result["old"]
+    # "new" holds seat 0 in one rotation and seat 3 in another: a whole deal in 2 of 4.
+    assert new.per_deal.tolist() == [0.25] * 10 and new.share == 0.25
+    assert (new.lo, new.hi, new.deals, new.rotations) == (0.25, 0.25, 10, 4)
+    assert old.per_deal.tolist() == [0.25] * 10
+    assert new.as_dict() == {"share": 0.25, "lo": 0.25, "hi": 0.25, "deals": 10, "rotations": 4}
+    seated = {("a", "b"): np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]),
+              ("b", "a"): np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])}
+    shares = deal_shares(seated)
+    assert shares["a"].tolist() == [0.5, 0.0, 1.0] and shares["b"].tolist() == [0.5, 1.0, 0.0]
+    e = share_estimate(shares["a"], players=2, rotations=2)
+    half = 1.959963984540054 * np.std([0.5, 0.0, 1.0], ddof=1) / np.sqrt(3)
+    assert (e.share, e.lo, e.hi) == pytest.approx((0.5, max(0, 0.5 - half), min(1, 0.5 + half)))
+    assert e.fair_share == 0.5 and e.p_value == pytest.approx(1.0)
+
+
+def test_seats_with_rows_of_their_own_play_as_the_runner_plays_them():
+    """``play_seats`` (the batch kernel, every seat its own parameter row) and the runner's
+    settings give the same shares on the same deals: one tournament either way."""
+    via_settings = play(GVR, 16, seed=3).set_index("policy")
+    greedy = Seat("greedy", tuple(coltsim.policies.param_vector("greedy")))
+    direct = play_table([greedy, "random", "random", "random"], 16, 3, play_seats())
+    assert direct[greedy].share == via_settings.loc["greedy", "win_rate"]
+    assert direct["random"].share == via_settings.loc["random", "win_rate"]
+    assert direct[greedy].lo == via_settings.loc["greedy", "ci_low"]
 
 
 def test_every_rotation_plays_the_same_deals_and_the_policy_moves_with_its_seat():

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from coltsim import Rules
-from coltsim.analysis.tuning import (
+from coltsim.study.tune.bootstrap import (
     DealTable, Objective, RateSums, deal_weights, elimination_z, estimate, worse_than,
 )
 from coltsim.cli import main
@@ -146,7 +146,7 @@ def test_tune_warns_when_the_players_ignore_the_rule():
 def test_the_headline_says_what_was_measured_not_what_the_elimination_did(tmp_path):
     """Nothing dropped, yet 7 and 8 clearly worse on the same deals: they are called worse, 4
     and 5 (intervals holding zero) may be as good, and the search's stricter rule is named."""
-    from coltsim.study.report.tune import headline, write_tune_report
+    from coltsim.study.tune.report import headline, write_tune_report
 
     r = tune(make_setting(4, policies="random"), "hand_size", [4, 5, 6, 7, 8], games=200,
              max_games=200, seed=3, workers=1)

@@ -7,7 +7,7 @@ from coltsim.engine.scoring import RB_GUNSLINGER, RB_SHOTS, RG_FAIL
 from coltsim.engine.state import (
     B_RECEIVED, B_TEAM, G_CARS, G_PHASE, PH_KEEP, Z_DECK, Z_DISCARD, Z_HAND, make_card,
 )
-from coltsim.positions import (
+from tests.positions import (
     Position, deal, discards, hand_cards, keeps, loot_of, play_card, scheme, score, where,
 )
 from coltsim.rules import O_ADVANCED, Rules

@@ -16,7 +16,7 @@ is what the sample sizes of coltsim (thousands to millions of games) call for.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 
 import numpy as np
@@ -423,3 +423,68 @@ def _cr1_scale(n: int, k: int, groups: int) -> float:
 def _factorize(values):
     uniques, codes = np.unique(np.asarray(values), return_inverse=True)
     return codes.ravel(), uniques
+
+
+# --- a tournament: shares over deals (coltsim.runs.tournament) ------------------------------
+@dataclass(frozen=True)
+class ShareEstimate:
+    """An entry's share of the victories per seat over the deals of a tournament."""
+
+    share: float
+    lo: float  # the ``level`` normal interval over deals, within [0, 1]
+    hi: float
+    p_value: float  # of the share equalling the fair share
+    fair_share: float  # 1 / players
+    deals: int
+    rotations: int
+    per_deal: np.ndarray = field(repr=False, compare=False)  # float64[deals]
+
+    def as_dict(self) -> dict:
+        """The estimate as JSON values (not the shares per deal)."""
+        return {"share": self.share, "lo": self.lo, "hi": self.hi, "deals": self.deals,
+                "rotations": self.rotations}
+
+
+def deal_shares(seated: dict) -> dict:
+    """Each entry's share per deal, averaged over the seats it holds in every rotation.
+
+    ``seated`` maps each seating (a tuple of entries by seat) to its seats' shares per deal,
+    ``float64[deals, players]``; returns ``{entry: float64[deals]}``, in the order entries
+    first sit."""
+    total: dict = {}
+    seats: dict = {}
+    for seating, shares in seated.items():
+        for s, entry in enumerate(seating):
+            total[entry] = total.get(entry, 0.0) + np.asarray(shares, np.float64)[:, s]
+            seats[entry] = seats.get(entry, 0) + 1
+    return {entry: total[entry] / seats[entry] for entry in total}
+
+
+def share_estimate(per_deal, players: int, rotations: int = 1, level: float = LEVEL,
+                   seats: int = 1) -> ShareEstimate:
+    """An entry's share of a tournament from its share per deal, the entry holding ``seats``
+    of the ``players`` seats: the normal interval over deals, kept within [0, 1].  Where every
+    deal gave it the same share (no spread: an entry that never wins) while others sit beside
+    it, that interval would be a single number: the Wilson interval over the deals is used
+    instead, as for a share of deals won (a mean of values in [0, 1] varies at most as such a
+    share does), with its score test.  One deal gives no interval (NaN bounds)."""
+    per_deal = np.asarray(per_deal, np.float64)
+    n = len(per_deal)
+    share = float(per_deal.mean())
+    sd = sample_sd(per_deal)
+    fair = 1.0 / players
+    if sd == 0 and seats < players:  # (in every seat: exactly the fair share)
+        lo, hi = wilson_interval(share * n, n, level)
+        p_value = float(proportion_p(share * n, n, fair))
+    else:
+        lo, hi = mean_interval(share, sd, n, level)
+        p_value = Estimate.from_se(share - fair, sd / math.sqrt(n), n, level).p
+    return ShareEstimate(share, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)),
+                         p_value, fair, n, rotations, per_deal)
+    share = float(per_deal.mean())
+    sd = float(per_deal.std(ddof=1)) if n > 1 else math.nan
+    lo, hi = mean_interval(share, sd, n, level)
+    fair = 1.0 / players
+    test = Estimate.from_se(share - fair, sd / math.sqrt(n), n, level)
+    return ShareEstimate(share, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)),
+                         test.p, fair, n, rotations, per_deal)

@@ -4,27 +4,26 @@ The results hold one table (a line-up of policies, one per seat) played in sever
 rotations (one setting each) on the same deals: game ``g`` of every setting is deal ``g``.  A
 victory shared by ``m`` teams counts ``1/m``.  Per deal, a policy's share is its mean over the
 seats it holds in every rotation; deals are the independent units, so the interval is the
-normal interval of the mean over deals, kept within [0, 1].  Where every deal gave the policy
-the same share (no spread: a policy that never wins) while others hold seats beside it, that
-interval would be a single number;
-the Wilson interval over the deals is used instead, as for a share of deals won (a mean of
-values in [0, 1] varies at most as such a share does), and its score test.
+normal interval of the mean over deals, kept within [0, 1] (the Wilson interval where every
+deal gave the policy the same share): the estimate of the one tournament
+(coltsim.analysis.stats.deal_shares and share_estimate, which coltsim.runs.tournament plays for),
+here from saved games.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ._common import grouped
 from .frames import as_results, players_of_setting, seat_policies, team_rows, win_share
-from .stats import LEVEL, Estimate, mean_interval, proportion_p, sample_sd, wilson_interval
+from .stats import LEVEL, deal_shares, share_estimate
 
 COLUMNS = ["policy", "seats", "games", "win_rate", "ci_low", "ci_high", "fair_share",
            "mean_score", "p_value"]
 
 
 def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
-    """Each policy's victory share per seat it holds, over the deals of one table.
+    """Each policy's victory share per seat it holds, over the deals of one table (the one
+    tournament's estimate: coltsim.analysis.stats.share_estimate).
 
     Returns
     -------
@@ -44,26 +43,23 @@ def policy_shares(results, level: float = LEVEL) -> pd.DataFrame:
     team = team_rows(f.players)
     p = f.players[team]
     deals, deal = np.unique(p["game"].to_numpy(np.int64), return_inverse=True)
-    g = grouped({"deal": (deal, list(range(len(deals)))), "policy": p["policy"]},
-                {"share": win_share(f.players)[team],
-                 "score": p["team_score"].to_numpy(np.float64)})
-    g["per_deal"] = g["share_sum"] / g["n"]
+    share = win_share(f.players)[team]
+    seat = p["seat"].to_numpy(np.int64)
+    setting = p["setting"].astype(str).to_numpy()
+    seated = {}
+    for sid, policies in zip(f.settings["setting"].astype(str), f.settings["policies"]):
+        rows = setting == sid
+        shares = np.zeros((len(deals), n_players))
+        shares[deal[rows], seat[rows]] = share[rows]
+        seated[tuple(seat_policies(policies))] = shares
+    per_deal = deal_shares(seated)
+    score = p.groupby("policy", observed=True)["team_score"].mean()
     rows = []
     for name in dict.fromkeys(table):
-        d = g[g["policy"] == name]
-        rate = float(d["per_deal"].mean())
-        deals_played = len(d)
-        sd = sample_sd(d["per_deal"])
-        if sd == 0 and table.count(name) < n_players:  # (in every seat: exactly the fair share)
-            lo, hi = wilson_interval(rate * deals_played, deals_played, level)
-            p_value = float(proportion_p(rate * deals_played, deals_played, 1.0 / n_players))
-        else:
-            lo, hi = mean_interval(rate, sd, deals_played, level)
-            p_value = Estimate.from_se(rate - 1.0 / n_players, sd / np.sqrt(deals_played),
-                                       deals_played, level).p
+        e = share_estimate(per_deal[name], n_players, len(f.settings), level,
+                           table.count(name))
         rows.append({"policy": name, "seats": table.count(name), "games": len(f.games),
-                     "win_rate": rate, "ci_low": float(np.clip(lo, 0.0, 1.0)),
-                     "ci_high": float(np.clip(hi, 0.0, 1.0)), "fair_share": 1.0 / n_players,
-                     "mean_score": float(d["score_sum"].sum() / d["n"].sum()),
-                     "p_value": p_value})
+                     "win_rate": e.share, "ci_low": e.lo, "ci_high": e.hi,
+                     "fair_share": e.fair_share, "mean_score": float(score[name]),
+                     "p_value": e.p_value})
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -160,7 +160,7 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
     ("draw_need", 24.1),  # dollars per later turn of this round the hand could not fill
     ("hide", 9.6),  # dollars for playing a card face down
     ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
-)  # tuned by self-play (docs/policies.md, benchmarks/tune_planner.py)
+)  # tuned by self-play (docs/policies.md, benchmarks/tune_planner_weights.py)
 # An uncertainty is not negative (a negative tau can divide by zero: planner._gunslinger).
 register(Policy("planner", "planner", tuple(_weight(n, v, 0.0 if n == "tau" else -MAX_WEIGHT)
                                             for n, v in PLANNER_PARAMS)))

@@ -47,10 +47,11 @@ from .catalog import (
     GREEDY, W_AVOID, W_DRAW, W_FIRE, W_LOOT, W_MARSHAL, W_PUNCH, W_RICH,
     W_SEEK, W_TEMPERATURE, WEIGHT_NAMES,
 )
+from .common import KIND_VALUE, TIE, pick
 from .view import (
-    KIND_VALUE, acting_bandit, carried_value, grab_value, is_draw, is_face_down, is_stop,
-    line_of_fire_from, mine_inside, opponents_inside, option_card, playable_in_hand, rand_below,
-    rand_unit, roof_reach, under_marshal,
+    acting_bandit, carried_value, grab_value, is_draw, is_face_down, is_stop,
+    line_of_fire_from, mine_inside, opponents_inside, option_card, playable_in_hand, rand_unit,
+    roof_reach, under_marshal,
 )
 
 
@@ -62,7 +63,6 @@ def _weights(values) -> np.ndarray:
 
 GREEDY_WEIGHTS = _weights(GREEDY)
 
-_TIE = 1e-9
 _OTHER_LEVEL = 0.3  # share of the other level's loot in a spot's potential
 # A decision's tables, in the state's scratch (nothing is allocated per decision, and the
 # helpers below take no array arguments):
@@ -131,7 +131,7 @@ def _best_destination(obs, car, level):
         for c in (car - d, car + d):
             if 0 <= c <= caboose(obs):
                 s = _potential(obs, c, level)
-                if s > best_s + _TIE:
+                if s > best_s + TIE:
                     best_s = s
                     best = c
     return best
@@ -306,15 +306,8 @@ def _pick_best(obs, kind, options, rng):
     chosen = 0
     ties = 0
     for i in range(n):
-        s = _score(obs, player, kind, options[i], actor)
-        if s > best + _TIE:
-            best = s
-            chosen = i
-            ties = 1
-        elif s >= best - _TIE:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                chosen = i
+        best, chosen, ties = pick(_score(obs, player, kind, options[i], actor), best, chosen,
+                                  ties, i, rng)
     return chosen
 
 

@@ -30,18 +30,17 @@ decision would cost several times the policy's budget (docs/policies.md, Speed).
 tests/test_planner_rules.py holds each of them against the engine on positions reached in play.  It reads only what its player may know (view.py's rule): public facts,
 its own hand and face-down cards, the values of its own purses.
 """
-import numpy as np
 
 from .. import constants as K
 from .._jit import njit
 from ..engine.flow import (
     DK_CHEYENNE, DK_DISCARD, DK_FIRE, DK_KEEP, DK_MOVE, DK_PICKPOCKET, DK_PLAN,
-    DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB, FACE_DOWN, OPT_DRAW, turns_of,
+    DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB, FACE_DOWN, OPT_DRAW,
 )
 from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
-    G_ROUND, G_SLOT, G_T_TARGET, G_TURN, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL,
+    G_ROUND, G_T_TARGET, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL,
     N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind,
     card_owner,
 )
@@ -51,7 +50,7 @@ from ..rules import (
 )
 from .catalog import PLANNER_PARAMS, param_vector
 from .heuristic import GREEDY_WEIGHTS, pick_best
-from .view import EXPECTED_PURSE, rand_below
+from .common import EXPECTED_PURSE, KIND_VALUE, TIE, kind_value, pick, turns_after
 
 # --- weights (params[P_*], named and tuned in catalog.PLANNER_PARAMS); all zeros: the defaults
 P_POT_NOW = 0  # share of the loot within reach counted while a Robbery can still be played
@@ -113,11 +112,8 @@ F_SHOTS = F_WORTH + MB  # + q
 F_WEIGHTS = F_SHOTS + MB  # + i: the weights of the decision (plan_with)
 N_FLOATS = F_WEIGHTS + N_PARAMS
 
-_KIND_VALUE = np.array([EXPECTED_PURSE, float(K.JEWEL_VALUE), float(K.STRONGBOX_VALUE),
-                        float(K.RANSOM_VALUE)])
 _KIND_BITS = 5  # tokens of one place in one number: purses + 32 x jewels + 1024 x strongboxes
 LEAST_PURSE = 275.0  # what Marshal's Revenge takes from a bandit with purses, on average
-_TIE = 1e-6
 
 
 # --- reading the position -----------------------------------------------------------------------
@@ -225,14 +221,7 @@ def _best_kind(tokens):
 @njit(inline="always")
 def _grab(s, spot):
     """What a Robbery on ``spot`` takes: the most valuable kind lying there (0: nothing)."""
-    tokens = s[S_SPOT + spot]
-    if tokens >= _unit(K.STRONGBOX):
-        return float(K.STRONGBOX_VALUE)
-    if tokens >= _unit(K.JEWEL):
-        return float(K.JEWEL_VALUE)
-    if tokens > 0:
-        return EXPECTED_PURSE
-    return 0.0
+    return kind_value(_best_kind(s[S_SPOT + spot]))
 
 
 # --- the rules on the sketch (actions.py, events.py) --------------------------------------------
@@ -360,7 +349,7 @@ def _do_fire(s, b, target):
 def _do_rob(s, f, b, kind):
     s[S_SPOT + 2 * s[S_CAR + b] + s[S_LEVEL + b]] -= _unit(kind)
     s[S_CARRY + b] += _unit(kind)
-    v = _KIND_VALUE[kind]
+    v = KIND_VALUE[kind]
     f[F_MONEY + b] += v
     if kind == K.PURSE:
         f[F_PURSES + b] += v
@@ -373,7 +362,7 @@ def _drop(s, f, b, target, kind, keep):
         v = f[F_PURSES + target] / _count(s[S_CARRY + target], K.PURSE)
         f[F_PURSES + target] -= v
     else:
-        v = _KIND_VALUE[kind]
+        v = KIND_VALUE[kind]
     s[S_CARRY + target] -= _unit(kind)
     f[F_MONEY + target] -= v
     if keep:
@@ -455,7 +444,7 @@ def _model_move(s, b):
                 v = _grab(s, 2 * c + level)
                 if level == K.INSIDE and c == s[S_MARSHAL]:
                     v -= 2000.0
-                if v > best_v + _TIE:
+                if v > best_v + TIE:
                     best_v = v
                     best = c
     return best
@@ -486,7 +475,7 @@ def _model_push(s, target):
             v = _grab(s, 2 * c + level)
             if level == K.INSIDE and c == s[S_MARSHAL]:
                 v -= 2000.0
-            if v < best_v - _TIE:
+            if v < best_v - TIE:
                 best_v = v
                 best = c
     return best
@@ -522,7 +511,7 @@ def _model_marshal(s, b):
             for t in range(s[X_NB]):
                 if s[S_CAR + t] == c and s[S_LEVEL + t] == K.INSIDE:
                     v += -2.0 if s[X_TEAM + t] == team else 1.0
-            if v > best_v + _TIE:
+            if v > best_v + TIE:
                 best_v = v
                 best = c
     return best
@@ -670,23 +659,6 @@ def _base_saved(s, f, w):
 
 
 # --- the decisions ------------------------------------------------------------------------------
-@njit
-def _turns_after(obs):
-    """Cards the deciding player plays this round after the current one, and the round's total."""
-    turns = turns_of(obs, obs.rounds[obs.game[G_ROUND]])
-    t = obs.game[G_TURN]
-    n = 1 if turns[t] == K.TURN_SPEEDING and obs.game[G_SLOT] % 2 == 0 else 0
-    total = 0
-    for u in range(K.MAX_TURNS):
-        if turns[u] == K.NO_TURN:
-            break
-        k = 2 if turns[u] == K.TURN_SPEEDING else 1
-        total += k
-        if u > t:
-            n += k
-    return n, total
-
-
 @njit(inline="always")
 def _cards_drawn(obs, p):
     """Cards a draw brings ``p`` (flow.draw_cards): with the advanced rules an empty deck takes
@@ -697,23 +669,11 @@ def _cards_drawn(obs, p):
     return min(obs.opts[O_DRAW_COUNT], left)
 
 
-@njit(inline="always")  # small; called with constants (each would compile a copy)
-def _pick(score, best, chosen, ties, i, rng):
-    """Running arg-max with uniform tie-breaking: the new (best, chosen, ties)."""
-    if score > best + _TIE:
-        return score, i, 1
-    if score >= best - _TIE:
-        ties += 1
-        if rand_below(rng, ties) == 0:
-            return best, i, ties
-    return best, chosen, ties
-
-
 @njit
 def _plan(obs, options, w, rng, s, f):
     me = s[X_ME]
     _resolve_pile(s, f, 0)
-    after, total = _turns_after(obs)
+    after, total = turns_after(obs)
     later = obs.game[G_N_ROUNDS] - 1 - obs.game[G_ROUND]
     f[F_LATER] = later
     f[F_TIME] = later + (after + 1.0) / total
@@ -746,7 +706,7 @@ def _plan(obs, options, w, rng, s, f):
             bonus -= w[P_DRAW_NEED] * max(0, after - (playable - 1))
         if after == 0:
             _event(s, f, ev)
-        best, chosen, ties = _pick(_value(s, f, w) + bonus, best, chosen, ties, i, rng)
+        best, chosen, ties = pick(_value(s, f, w) + bonus, best, chosen, ties, i, rng)
     return chosen
 
 
@@ -796,7 +756,7 @@ def _resolve(obs, kind, options, w, rng, s, f):
         _apply_option(s, f, kind, options[i], b, target)
         _resolve_pile(s, f, pos + 1)
         _event(s, f, ev)
-        best, chosen, ties = _pick(_value(s, f, w), best, chosen, ties, i, rng)
+        best, chosen, ties = pick(_value(s, f, w), best, chosen, ties, i, rng)
     return chosen
 
 

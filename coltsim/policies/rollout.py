@@ -38,7 +38,7 @@ from ..engine.state import (
 from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON
 from .models import call_model
 from .observe import sample_world
-from .view import rand_below
+from .common import pick
 
 MARGIN_WEIGHT = 0.05
 
@@ -80,14 +80,9 @@ def rollout_policy(obs, kind, options, params, rng, playout, net):
             apply(trial, i)
             play_until(trial, playout, scratch[2:], stop, net)
             total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
-    best = 0
+    best = -1e300
+    chosen = 0
     ties = 0
     for i in range(n):
-        if ties == 0 or total[i] > total[best] + 1e-9:
-            best = i
-            ties = 1
-        elif total[i] >= total[best] - 1e-9:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                best = i
-    return best
+        best, chosen, ties = pick(total[i], best, chosen, ties, i, rng)
+    return chosen

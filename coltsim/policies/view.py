@@ -28,11 +28,10 @@ from ..engine.state import (
     G_ROUND, L_KIND, L_VALUE, L_WHERE, PILE_CARD, Z_HAND, ability, card_kind, card_owner, caboose,
 )
 from ..rules import O_ROOF_MOVE_MAX
+from . import common
+from .common import EXPECTED_PURSE, KIND_VALUE
 
-# What a purse whose value is hidden is worth on average: the mean of the 18 purses.
-EXPECTED_PURSE = sum(K.PURSE_VALUES) / K.N_PURSES
-# Value of each loot kind when taken (a purse: its expected value).
-KIND_VALUE = np.array([EXPECTED_PURSE, K.JEWEL_VALUE, K.STRONGBOX_VALUE, K.RANSOM_VALUE])
+# (EXPECTED_PURSE, KIND_VALUE: the value of a loot kind, common.py)
 
 card_bandit = card_owner  # the bandit who performs a card (card_kind: which card it is)
 
@@ -190,16 +189,11 @@ def loot_count(obs, car, level, kind):
     return obs.held[2 * car + level, kind]
 
 
-@njit
+@njit(inline="always")
 def grab_value(obs, car, level):
     """What a Robbery on (car, level) would take: the most valuable kind lying there (a purse at
-    its expected value); 0 if the spot is bare."""
-    held = obs.held[2 * car + level]
-    best = 0.0
-    for kind in range(K.N_LOOT_KINDS):
-        if held[kind] > 0:
-            best = max(best, KIND_VALUE[kind])
-    return best
+    its expected value); 0 if the spot is bare (common.grab_value)."""
+    return common.grab_value(obs.held[2 * car + level])
 
 
 @njit

@@ -42,7 +42,7 @@ from ..policies import catalog
 from ..results import Results
 from ..setting import FieldError, Setting, make_setting
 from . import chunk as C
-from . import storage
+from . import load, storage
 from .options import (
     DEFAULT_CHUNK_SIZE, available_cores, check_backend, check_chunk_size, check_folder,
     check_games, check_games_in_memory, check_seed, check_storable, check_workers,
@@ -237,6 +237,12 @@ def _play_on_dask(client, task, job, todo: list, workers: int, on_done) -> None:
         client.cancel(submitted)
 
 
+def chunk_job(setting: Setting, seed: int) -> C.ChunkJob:
+    """The job of playing chunks of ``setting`` under ``seed`` in this process
+    (``chunk.run_chunk`` returns their tables rather than writing them)."""
+    return _Run.make(setting, 1, seed, None, 1, "loky", None, False).job(None)
+
+
 def load_kernel(job: C.ChunkJob, say=None) -> None:
     """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
     with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one
@@ -316,9 +322,12 @@ class _Run:
             on_done(chunk, first, n, result)
             bar.update(n)
 
+        # One chunk to play is played in this process, whose kernel is loaded already (in a
+        # thread, so that Ctrl-C is heard): worker processes would each load it again first.
+        backend = "threading" if len(todo) == 1 and self.backend == "loky" else self.backend
         try:
             if todo:
-                play_chunks(C.run_chunk, job, todo, self.backend, self.workers, self.scheduler, done)
+                play_chunks(C.run_chunk, job, todo, backend, self.workers, self.scheduler, done)
         finally:
             if own_bar:
                 bar.close()
@@ -367,16 +376,16 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
                     in_memory=True)
     chunk_size = run.chunk_size or DEFAULT_CHUNK_SIZE
     collected: dict = {}
-    run.play(run.job(None), storage.plan_chunks(run.games, chunk_size, {}), progress,
+    run.play(run.job(None), storage.chunks_to_play(run.games, chunk_size, {}), progress,
              lambda c, first, n, tables: collected.__setitem__(first, tables))
     order = sorted(collected)
     s = run.setting
-    players, games_df = storage.to_frames([collected[c][0] for c in order],
+    players, games_df = load.to_frames([collected[c][0] for c in order],
                                           [collected[c][1] for c in order], [s.id],
                                           list(dict.fromkeys(s.policies)), s.rules.rounds)
     manifest = {**manifest_header(), "settings": {
         s.id: storage.manifest_entry(s, run.seed, run.games, chunk_size)}}
-    return Results(players, games_df, storage.settings_frame(manifest), manifest)
+    return Results(players, games_df, load.settings_frame(manifest), manifest)
 
 
 def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
@@ -415,7 +424,7 @@ def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
         chunk_size = out.prepare(run.setting, run.seed, run.games, run.chunk_size,
                                  manifest_header(), DEFAULT_CHUNK_SIZE)
         kept = out.kept(sid)
-        todo = storage.plan_chunks(run.games, chunk_size, kept)
+        todo = storage.chunks_to_play(run.games, chunk_size, kept)
 
         def on_done(chunk, first, n, result):
             if not isinstance(result, dict):

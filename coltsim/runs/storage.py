@@ -1,5 +1,6 @@
-"""A results folder on disk: chunk files, the manifest that records and verifies them, a run
-writing the folder, and reading it all back as :class:`coltsim.results.Results`.
+"""A results folder on disk: chunk files, the manifest that records and verifies them, and a run
+writing the folder (:class:`RunFolder`, on the folder mechanism of coltsim.runs.folder).
+Reading it back as :class:`coltsim.results.Results` is coltsim.runs.load's.
 
 Layout (written by coltsim.runs.runner)::
 
@@ -26,7 +27,7 @@ ends, however it ends)::
 
 Only recorded chunks count.  A chunk's record carries its own game range, so the records of a
 setting must hold games ``0 .. games - 1`` exactly once each, whatever their numbers: a run can
-later be grown by recording more chunks (:func:`plan_chunks` numbers them after the others).
+later be grown by recording more chunks (:func:`chunks_to_play` numbers them after the others).
 
 **A manifest cannot lie.**  Each chunk file records in its Parquet metadata what it holds: the
 setting's id, the seed and what is played (:func:`chunk_holds`).  A record is verified against
@@ -34,7 +35,7 @@ its files: their size and SHA-256, then their content: what they hold against th
 entry, their rows against the record's, and their ``game`` column against its game range (first
 game and number of games).  Resuming (and ``coltsim report --repair``) recomputes a chunk that
 is missing, damaged or does not match its record, saying so (:class:`RepairWarning`);
-:func:`load_results` refuses it with one line naming the file (:class:`ResultsError`), and an
+``coltsim.runs.load.load_results`` refuses it with one line naming the file (:class:`ResultsError`), and an
 unfinished run likewise.  An edited record is damage, never data: no game is counted twice or
 left out.
 
@@ -47,31 +48,24 @@ Reading a folder needs no compiled code.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
-import secrets
-import time
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .. import constants as K
 from ..policies.catalog import N_PARAMS
-from ..results import ROUND_CARDS, STATIONS, Results, game_columns, player_columns
 from ..rules import Rules
 from ..setting import SETTING_ID, Setting, bandits_per_player
-from .lock import LOCK, folder_lock
-from .options import check_chunk_count, check_folder
+from .folder import (
+    MANIFEST, Folder, FolderError, RepairWarning, file_problem, file_record, first_difference,
+    mismatch, new_token, read_json_file, remove_temporaries, write_whole,
+)
+from .lock import folder_lock
+from .options import check_chunk_count
 
-if TYPE_CHECKING:  # pandas is imported only to build DataFrames: workers never need it
-    import pandas as pd
 
-MANIFEST = "manifest.json"
 # 5: each chunk file records the setting and seed it holds, and the players table has fires,
 # fizzled and the score after each round; 4: finished chunks are recorded,
 # and the players table says how each bandit played (moves ... draws); 3: the players table
@@ -85,58 +79,24 @@ PLAYERS = "players"
 GAMES = "games"
 TABLES = (PLAYERS, GAMES)
 REPORT_DATA = "data"  # a report folder's results folder (coltsim.study.folder)
-FLUSH_SECONDS = 1.0  # the least time between two writes of the manifest during a run
 REMEDY = ("recompute it with `coltsim report REPORT --repair` (a report's data) or by running "
           "the same simulation again")
 
 
-class ResultsError(ValueError):
+class ResultsError(FolderError):
     """A results folder that cannot be used as it is: a chunk missing, damaged or not yet
     computed, a manifest coltsim cannot read or that does not match the run.  The message is one
     line naming the folder or file and what to do.  (Another run writing the folder is
     :class:`coltsim.runs.lock.FolderLocked`.)"""
 
 
-class RepairWarning(UserWarning):
-    """A run found something wrong in its folder and repairs it: a damaged or missing chunk it
-    recomputes, a record holding games another one holds, which it drops."""
+__all__ = ["MANIFEST", "RepairWarning", "ResultsError", "RunFolder", "clear_folder",
+           "read_chunk_file", "read_manifest", "tiling_problem"]
 
 
 # --- chunk files --------------------------------------------------------------------------------
 def chunk_path(folder, table: str, setting_id: str, chunk: int) -> Path:
     return Path(folder) / table / setting_id / f"chunk-{chunk:06d}.parquet"
-
-
-def new_token() -> str:
-    """A name for one writer's temporary files: its process and a random part."""
-    return f"{os.getpid():x}-{secrets.token_hex(4)}"
-
-
-def write_temporary(path: Path, data: bytes, token: str) -> Path:
-    """Write ``data`` beside ``path`` under a temporary name of run ``token`` and return that
-    name.  A write that fails (a full disk) leaves no temporary and raises an ``OSError`` naming
-    ``path``."""
-    tmp = path.with_name(f".{path.name}.{token}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-    except BaseException as e:
-        tmp.unlink(missing_ok=True)
-        if isinstance(e, OSError):
-            raise OSError(e.errno, e.strerror, str(path)) from None
-        raise
-    return tmp
-
-
-def write_whole(path: Path, data: bytes, token: str) -> None:
-    """Write ``path`` so that it exists whole or not at all (a temporary of run ``token``, then
-    a rename)."""
-    tmp = write_temporary(path, data, token)
-    try:
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def chunk_holds(setting_id: str, seed: int, played: dict) -> dict:
@@ -145,14 +105,19 @@ def chunk_holds(setting_id: str, seed: int, played: dict) -> dict:
     return {"setting": setting_id, "seed": seed, **{k: played[k] for k in PLAYED}}
 
 
-def _write_file(table: pa.Table, path: Path, token: str) -> dict:
-    """Write ``path`` whole or not at all; returns what the manifest records of it."""
+def parquet_bytes(table: pa.Table) -> bytes:
+    """A chunk file's bytes: ``table`` as Parquet, compressed with zstd."""
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
-    data = sink.getvalue()
+    return sink.getvalue().to_pybytes()
+
+
+def _write_file(table: pa.Table, path: Path, token: str) -> dict:
+    """Write ``path`` whole or not at all; returns what the manifest records of it."""
+    data = parquet_bytes(table)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, data.to_pybytes(), token)
-    return {"rows": table.num_rows, "bytes": data.size, "sha256": hashlib.sha256(data).hexdigest()}
+    write_whole(path, data, token)
+    return {"rows": table.num_rows, **file_record(data)}
 
 
 def write_chunk(folder, setting_id: str, chunk: int, first_game: int,
@@ -210,24 +175,17 @@ def read_chunk_file(folder, setting_id: str, entry: dict, record: dict, table: s
     SHA-256 differs from the record), or not what the record says it holds (an edited
     manifest)."""
     path = chunk_path(folder, table, setting_id, record["chunk"])
-    expected = record["files"][table]
     where = f"chunk {record['chunk']} of setting {setting_id}, {_games_text(record)}"
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return f"{path}: missing ({where})", None
-    except OSError as e:
-        return f"{path}: cannot be read ({where}): {e.strerror}", None
-    if len(data) != expected["bytes"] or hashlib.sha256(data).hexdigest() != expected["sha256"]:
-        return (f"{path}: damaged, its content differs from the manifest's record "
-                f"({where})"), None
+    problem, data = file_problem(path, record["files"][table], where)
+    if problem:
+        return problem, None
     problem, read = _content_problem(data, setting_id, entry, record, table, columns)
     if problem:
         return f"{path}: does not match the manifest's record ({where}): {problem}", None
     return None, read
 
 
-def plan_chunks(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int, int]]:
+def chunks_to_play(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int, int]]:
     """The chunks to play so that, with the ``kept`` records (by chunk number), games
     ``0 .. games - 1`` are each held once: ``(chunk, first game, games)``.
 
@@ -253,7 +211,7 @@ def plan_chunks(games: int, chunk_size: int, kept: dict) -> list[tuple[int, int,
     return todo
 
 
-def _tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
+def tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
     """Whether the records of a setting hold games ``0 .. games - 1`` exactly once each."""
     held_to = 0
     previous = None
@@ -271,18 +229,6 @@ def _tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
                 f"{entry['games'] - 1:,} of {entry['games']:,} are in no finished chunk; run the "
                 "same command again to finish it")
     return None
-
-
-def _temporaries(folder: Path, token: str = "*"):
-    yield from folder.glob(f".{MANIFEST}.{token}.tmp")
-    for table in TABLES:
-        yield from folder.glob(f"{table}/*/.chunk-*.{token}.tmp")
-
-
-def remove_temporaries(folder: Path, token: str = "*") -> None:
-    """Remove the temporary files of run ``token`` (default: of every run)."""
-    for tmp in _temporaries(folder, token):
-        tmp.unlink(missing_ok=True)
 
 
 # --- the manifest -------------------------------------------------------------------------------
@@ -366,22 +312,8 @@ def _check_manifest(path: Path, manifest) -> dict:
 def read_manifest(folder) -> dict | None:
     """The checked manifest of ``folder``, None when it has none."""
     path = Path(folder) / MANIFEST
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except UnicodeDecodeError:
-        raise ResultsError(f"{path}: not a manifest this coltsim can read: not UTF-8 text") \
-            from None
-    try:
-        manifest = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ResultsError(f"{path}: not a manifest this coltsim can read: not JSON ({e})") \
-            from None
-    except RecursionError:
-        raise ResultsError(f"{path}: not a manifest this coltsim can read: nested too deeply") \
-            from None
-    return _check_manifest(path, manifest)
+    manifest = read_json_file(path, error=ResultsError)
+    return None if manifest is None else _check_manifest(path, manifest)
 
 
 def _manifest_text(manifest: dict) -> str:
@@ -401,16 +333,6 @@ def _manifest_text(manifest: dict) -> str:
     return text + "\n"
 
 
-def _first_difference(old, new, prefix: str = ""):
-    """Name of the first field where ``old`` and ``new`` (JSON values) differ, with both values."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in list(old) + [k for k in new if k not in old]:
-            if old.get(key) != new.get(key):
-                return _first_difference(old.get(key), new.get(key), f"{prefix}{key}.")
-        return None
-    return prefix.rstrip("."), old, new
-
-
 def manifest_entry(setting: Setting, seed: int, games: int, chunk_size: int) -> dict:
     """A setting's entry in the manifest: what is played, then how (JSON values only), and the
     chunks finished so far (none)."""
@@ -421,13 +343,34 @@ def manifest_entry(setting: Setting, seed: int, games: int, chunk_size: int) -> 
     return json.loads(json.dumps(entry))
 
 
-def _mismatch(folder: Path, field: str, was, now):
-    raise ResultsError(f"{folder / MANIFEST} does not match this run: {field} is {was!r} there "
-                       f"but {now!r} here; use a new folder, or the same arguments to resume")
+def clear_folder(folder: Path, header: dict) -> None:
+    """Remove every chunk file the manifest of results folder ``folder`` records (of any format
+    coltsim wrote: ``--replace`` of a report of an earlier coltsim too) and leave a manifest of
+    no setting with ``header`` (manifest_header): the folder stays coltsim's, and every file
+    coltsim did not write stays in it.  Holds the folder's lock while it works."""
+    with folder_lock(folder):
+        remove_temporaries(folder)
+        try:
+            settings = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["settings"]
+            records = [(sid, r["chunk"]) for sid, e in settings.items() for r in e["chunks"]]
+        except (OSError, ValueError, RecursionError, TypeError, KeyError, AttributeError):
+            records = []  # a manifest no coltsim can read lists nothing
+        for sid, chunk in records:
+            if not (isinstance(chunk, int) and isinstance(sid, str) and SETTING_ID.match(sid)):
+                continue
+            for table in TABLES:
+                path = chunk_path(folder, table, sid, chunk)
+                path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # (a folder that holds other files stays)
+                    path.parent.rmdir()
+        write_whole(folder / MANIFEST, _manifest_text({**header, "settings": {}}).encode(),
+                    new_token())
 
 
-class RunFolder:
-    """A results folder opened by one run for writing: ``with RunFolder(path) as out``.
+class RunFolder(Folder):
+    """A results folder opened by one run for writing: ``with RunFolder(path) as out`` (the
+    folder mechanism of coltsim.runs.folder: its lock, its temporaries, a foreign folder
+    refused, the manifest written whole).
 
     Entering creates the folder if needed, takes its lock, removes temporary files that dead
     runs left and reads the manifest; :meth:`prepare` records a setting's run, :meth:`kept`
@@ -435,52 +378,34 @@ class RunFolder:
     most every ``FLUSH_SECONDS`` (or less often if writing it takes long) and when the run ends,
     however it ends; then the run's own temporary files are removed and the lock released."""
 
+    Error = ResultsError
+
     def __init__(self, folder):
-        self.path = check_folder(folder)
-        self.token = new_token()  # names the run's temporaries
-        self.manifest: dict | None = None
-        self._stack = contextlib.ExitStack()
-        self._dirty = False
-        self._written = 0.0
-        self._write_seconds = 0.0
+        super().__init__(folder, "run", claim=False)  # claimed by prepare()
 
-    def __enter__(self) -> RunFolder:
-        path = self.path
-        if path.exists() and not path.is_dir():
-            raise ResultsError(f"{path} exists and is not a folder")
-        path.mkdir(parents=True, exist_ok=True)
-        self._refuse_foreign()  # before the lock: no file of ours in a folder that is not
-        with self._stack as stack:
-            stack.enter_context(folder_lock(path))
-            remove_temporaries(path)
-            self._refuse_foreign()
-            self.manifest = read_manifest(path)  # None until prepare() records a setting
-            if self.manifest is not None and "experiment" in self.manifest:
-                raise ResultsError(f"{path / MANIFEST} is the manifest of a report (of "
-                                   f"experiment {self.manifest['experiment']!r}), not of a "
-                                   "results folder; write to a new or empty folder")
-            stack.callback(remove_temporaries, path, self.token)
-            stack.callback(self.flush)
-            self._stack = stack.pop_all()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stack.close()
-
-    def _refuse_foreign(self) -> None:
-        """A folder without a manifest must be empty (but for the lock and temporaries), and a
-        report folder (``coltsim run``'s, its results in ``data/``) is not a results folder."""
+    def refuse_foreign(self) -> None:
+        """A report folder (``coltsim run``'s, its results in ``data/``) is not a results
+        folder, and a folder without a manifest must be empty (but for the lock and
+        temporaries)."""
         if (self.path / REPORT_DATA / MANIFEST).is_file():
             raise ResultsError(f"{self.path} is a report folder (its results are in "
                                f"{self.path / REPORT_DATA}); write there, or to a new or empty "
                                "folder")
-        if (self.path / MANIFEST).exists():
-            return
-        ours = {LOCK} | {p.name for p in self.path.glob(f".{MANIFEST}.*.tmp")}
-        others = sorted(p.name for p in self.path.iterdir() if p.name not in ours)
-        if others:
-            raise ResultsError(f"{self.path} is not empty and holds no {MANIFEST} (it holds "
-                               f"{', '.join(others[:3])}); choose a new or empty folder")
+        super().refuse_foreign()
+
+    def check_manifest(self, manifest) -> dict:
+        manifest = _check_manifest(self.path / MANIFEST, manifest)
+        if "experiment" in manifest:
+            raise ResultsError(f"{self.path / MANIFEST} is the manifest of a report (of "
+                               f"experiment {manifest['experiment']!r}), not of a results "
+                               "folder; write to a new or empty folder")
+        return manifest
+
+    def identity_problem(self, manifest: dict) -> str | None:
+        return None  # what each setting plays is checked by prepare()
+
+    def manifest_text(self, manifest: dict) -> str:
+        return _manifest_text(manifest)
 
     def prepare(self, setting: Setting, seed: int, games: int, chunk_size: int | None,
                 header: dict, default_chunk_size: int) -> int:
@@ -492,9 +417,9 @@ class RunFolder:
         whatever holds no finished chunk yet is simply replaced."""
         m = self.manifest or {"settings": {}}
         computed = any(e["chunks"] for e in m["settings"].values())
-        diff = _first_difference({k: m.get(k) for k in header}, header)
+        diff = first_difference({k: m.get(k) for k in header}, header)
         if diff and computed:
-            _mismatch(self.path, *diff)
+            raise ResultsError(mismatch(self.path, "run", *diff))
         m = self.manifest = {**header, "settings": m["settings"]}
         entry = m["settings"].get(setting.id)
         if entry is not None and not entry["chunks"]:
@@ -506,13 +431,14 @@ class RunFolder:
         new = manifest_entry(setting, seed, games, chunk_size)
         if entry is not None:
             # The label names the setting for people: a new one is recorded, not refused; more
-            # games grow the run (games N .. M-1 of the same seed, planned by plan_chunks).
+            # games grow the run (games N .. M-1 of the same seed, planned by chunks_to_play).
             ignored = ("label", "chunks", "games")
-            diff = _first_difference({k: v for k, v in entry.items() if k not in ignored},
-                                     {k: v for k, v in new.items() if k not in ignored})
+            diff = first_difference({k: v for k, v in entry.items() if k not in ignored},
+                                    {k: v for k, v in new.items() if k not in ignored})
             if diff:
                 field, was, now = diff
-                _mismatch(self.path, f"settings.{setting.id}.{field}", was, now)
+                raise ResultsError(mismatch(self.path, "run", f"settings.{setting.id}.{field}",
+                                            was, now))
             if games < entry["games"]:
                 raise ResultsError(
                     f"{self.path / MANIFEST}: setting {setting.id} holds a run of "
@@ -521,8 +447,7 @@ class RunFolder:
                     "folder")
             new["chunks"] = entry["chunks"]
         m["settings"][setting.id] = new
-        self._dirty = True
-        self.flush()
+        self.changed(flush=True)
         return chunk_size
 
     def kept(self, setting_id: str) -> dict:
@@ -549,149 +474,11 @@ class RunFolder:
             held.append(span)
         if len(kept) != len(entry["chunks"]):
             entry["chunks"] = sorted(kept.values(), key=lambda r: r["chunk"])
-            self._dirty = True
+            self.changed()
         return kept
 
     def add(self, setting_id: str, record: dict) -> None:
         """Record a finished chunk (both its files on disk)."""
         chunks = self.manifest["settings"][setting_id]["chunks"]
         chunks[:] = [r for r in chunks if r["chunk"] != record["chunk"]] + [record]
-        self._dirty = True
-        if time.monotonic() - self._written >= max(FLUSH_SECONDS, 10 * self._write_seconds):
-            self.flush()
-
-    def flush(self) -> None:
-        """Write the manifest now if it changed."""
-        if not self._dirty:
-            return
-        start = time.monotonic()
-        write_whole(self.path / MANIFEST, _manifest_text(self.manifest).encode(), self.token)
-        self._dirty = False
-        self._written = time.monotonic()
-        self._write_seconds = self._written - start
-
-
-# --- tables -> DataFrames with fixed dtypes ------------------------------------------------------
-def _fix_categories(df: pd.DataFrame, categories: dict) -> pd.DataFrame:
-    import pandas as pd
-
-    for col, cats in categories.items():
-        if col in df.columns:
-            df[col] = df[col].astype(pd.CategoricalDtype(list(cats)))
-    return df
-
-
-def _categories(setting_ids, policy_names, rounds: int) -> dict:
-    cats = {"setting": setting_ids, "bandit": K.BANDIT_NAMES, "policy": policy_names,
-            "station": STATIONS}
-    for r in range(rounds - 1):
-        cats[f"round_{r + 1}"] = ROUND_CARDS
-    return cats
-
-
-def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: int):
-    """Concatenate chunk tables into the ``players`` and ``games`` DataFrames."""
-    import pandas as pd
-
-    cats = _categories(setting_ids, policy_names, rounds)
-    frames = []
-    for tables, columns in ((players_tables, player_columns(rounds)),
-                            (games_tables, game_columns(rounds))):
-        if tables:
-            df = pa.concat_tables(tables, promote_options="permissive").unify_dictionaries() \
-                .to_pandas()
-        else:
-            df = pd.DataFrame({c: pd.Series(dtype=object if t == "category" else t)
-                               for c, t in columns})
-        frames.append(_fix_categories(df, cats))
-    return frames
-
-
-def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
-    """One row per setting of ``manifest``: what was played, with every rule option."""
-    import pandas as pd
-
-    rows = []
-    for sid, s in manifest["settings"].items():
-        if setting_ids is not None and sid not in setting_ids:
-            continue
-        lineup = s["lineup"]
-        row = {
-            "setting": sid, "players": s["players"],
-            "lineup": lineup if isinstance(lineup, str) else ",".join(lineup),
-            "policies": ",".join(s["policies"]),
-            "params": json.dumps(s["params"]) if s["params"] is not None else "",
-            "seed": s["seed"], "games": s["games"], "chunk_size": s["chunk_size"],
-        }
-        if any("label" in e for e in manifest["settings"].values()):
-            row["label"] = s.get("label") or ""
-        for name, value in s["rules"].items():
-            row[name] = ",".join(value) if isinstance(value, list) else value
-        rows.append(row)
-    df = pd.DataFrame(rows)
-    if len(df):
-        df["setting"] = df["setting"].astype(pd.CategoricalDtype(list(df["setting"])))
-        df["players"] = df["players"].astype(np.int8)
-    return df
-
-
-def load_results(folder, settings=None, columns=None) -> Results:
-    """Read a results folder written by ``coltsim.simulate_to_folder`` (or an experiment),
-    verifying every chunk against the manifest's record.
-
-    Parameters
-    ----------
-    folder : path
-        The output folder (it holds ``manifest.json``).
-    settings : str or list of str, optional
-        Setting ids to read (default: all of the manifest).
-    columns : list of str, optional
-        Columns to read from each table (``game`` and ``setting`` are always read; names a
-        table does not have are ignored).
-
-    Returns
-    -------
-    Results
-        ``players``, ``games`` and ``settings`` DataFrames of the settings read, every game of
-        each exactly once, and the manifest of those settings.
-
-    Raises
-    ------
-    ResultsError
-        (a ``ValueError``) with one line naming the problem: not a results folder, a manifest
-        this version cannot read, a setting that is not in it, a run not finished yet, or a
-        chunk file missing or damaged (its size or SHA-256 differs from its record).  Running
-        the same simulation again (``coltsim report REPORT --repair`` for a report's data)
-        recomputes what is missing or damaged.
-    """
-    folder = check_folder(folder)
-    manifest = read_manifest(folder)
-    if manifest is None:
-        raise ResultsError(f"{folder} holds no {MANIFEST}: not a coltsim results folder")
-    known = list(manifest["settings"])
-    if settings is None:
-        wanted = known
-    else:
-        wanted = [settings] if isinstance(settings, str) else list(settings)
-        for sid in wanted:
-            if sid not in known:
-                raise ResultsError(f"no setting {sid!r} in {folder}; it holds: "
-                                   f"{', '.join(known) or 'none'}")
-    entries = {sid: manifest["settings"][sid] for sid in wanted}
-    policy_names = list(dict.fromkeys(p for e in entries.values() for p in e["policies"]))
-    rounds = max((e["rules"]["rounds"] for e in entries.values()), default=1)
-    keep = None if columns is None else {"game", "setting", *columns}
-    tables: dict = {PLAYERS: [], GAMES: []}
-    for sid, entry in entries.items():
-        for record in sorted(entry["chunks"], key=lambda r: r["first_game"]):
-            for name in TABLES:
-                problem, table = read_chunk_file(folder, sid, entry, record, name, keep)
-                if problem:
-                    raise ResultsError(f"{problem}; {REMEDY}")
-                tables[name].append(table)
-        problem = _tiling_problem(folder, sid, entry)
-        if problem:
-            raise ResultsError(problem)
-    players, games = to_frames(tables[PLAYERS], tables[GAMES], wanted, policy_names, rounds)
-    return Results(players, games, settings_frame(manifest, wanted),
-                   {**manifest, "settings": entries})
+        self.changed()

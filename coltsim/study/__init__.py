@@ -6,4 +6,5 @@
 - :mod:`.folder`: the experiment a report folder belongs to; a report's files written at once.
 - :mod:`.plots`: one helper per figure, over the tables of coltsim.analysis.
 - :mod:`.tournament`: policies against each other on identical deals, seats rotated.
+- :mod:`.tune`: ``coltsim tune``, the balance search: the search, its statistics, its report.
 """

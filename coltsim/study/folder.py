@@ -1,5 +1,6 @@
 """A report folder (``reports/NAME``): the experiment it belongs to, and its files, all written
-at once.
+at once, on the one folder mechanism (coltsim.runs.folder: the lock, temporaries, files
+recorded in the manifest).
 
 **One experiment per folder.**  ``coltsim run`` and ``coltsim tune`` write into a folder only
 when it is new or empty (but for its lock), or holds a report of the same experiment: the
@@ -7,35 +8,44 @@ report's ``manifest.json`` records the experiment's name and what it played (a r
 each with its seed; a search), and a run that stopped before writing its report left
 ``data/manifest.json``, which records its settings.  Anything else is refused with one line
 naming what is there and ``--replace`` (``replace=True``), which first removes what coltsim
-wrote there (the report and its data); a folder holding files coltsim did not write is refused
-either way.  A run that rewrites a bundled report of the repository (``reports/NAME`` beside
-the ``coltsim`` package) says so first (:class:`BundledReportWarning`).
+wrote there (the report and its data); a folder holding files coltsim did not write and no
+report or data of coltsim is refused either way.  A run that rewrites a bundled report of the
+repository (``reports/NAME`` beside the ``coltsim`` package) says so first
+(:class:`BundledReportWarning`).
+
+**The user's files stay.**  The report's manifest lists every file of the report (``"files"``,
+with its size and SHA-256), and the data's manifest every chunk; coltsim removes or replaces
+only those, on a rerun (the previous report's files that the new one has not) and on
+``--replace``.  Any other file, in the folder or in ``figures/``, ``tables/`` or ``data/``
+(``notes.md``, ``figures/my_poster.png``), is the user's and stays.
 
 **Atomic, byte-stable files.**  A report's files are made in memory (:class:`ReportFiles`);
 then each is written under a temporary name, and only when every one is written whole are they
-renamed into place, the manifest last.  A crash or a full disk leaves the previous report or
-the new one, never a mix, and the error names the file.  Tables are written at
-``TABLE_DIGITS`` significant digits and figures without the plotting library's version stamp,
-so that rerunning an experiment with the same engine gives the same bytes on any machine.
+renamed into place, the manifest last (coltsim.runs.folder.write_all).  A crash or a full disk
+leaves the previous report or the new one, never a mix, and the error names the file.  Tables
+are written at ``TABLE_DIGITS`` significant digits and figures without the plotting library's
+version stamp, so that rerunning an experiment with the same engine gives the same bytes on any
+machine.
 """
 from __future__ import annotations
 
 import contextlib
 import io
 import json
-import shutil
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..runs.lock import LOCK, folder_lock
-from ..runs.storage import MANIFEST, REPORT_DATA, TABLES, new_token, write_temporary
+from ..runs.folder import (
+    MANIFEST, Folder, new_token, recorded_files, refuse_foreign, write_all, write_whole,
+)
+from ..runs.storage import REPORT_DATA, TABLES
 from ..setting import FieldError
 
 TABLE_DIGITS = 6  # significant digits of every number in a report's tables
 PNG_METADATA = {"Software": None}  # matplotlib stamps its version otherwise
-REPORT_FILES = ("report.md", "report.html", "experiment.toml", "tune.toml", MANIFEST)
-REPORT_OUTPUTS = {"figures": "*.png", "tables": "*.csv"}  # one file per figure and table
+# A report's files where its manifest lists none (a report of an earlier coltsim).
+REPORT_FILES = ("report.md", "report.html", "experiment.toml", "tune.toml")
 REPOSITORY = Path(__file__).resolve().parents[2]  # holds coltsim/, and reports/ when a checkout
 
 
@@ -50,13 +60,20 @@ def table_bytes(df) -> bytes:
                      lineterminator="\n").encode("utf-8")
 
 
+def manifest_text(manifest: dict) -> str:
+    """A report's manifest as it is written: indented JSON."""
+    return json.dumps(manifest, indent=2, default=str) + "\n"
+
+
 class ReportFiles:
-    """The files of one report, kept in memory by name (``report.md``, ``figures/x.png``) until
-    :meth:`write` puts them all in place in ``folder``."""
+    """The files of one report, kept in memory by name (``report.md``, ``figures/x.png``), and
+    its manifest (:attr:`manifest`), until :meth:`write` puts them all in place in
+    ``folder``."""
 
     def __init__(self, folder):
         self.folder = Path(folder)
         self.files: dict[str, bytes] = {}
+        self.manifest: dict | None = None  # None: the report has no manifest (made up results)
 
     def add(self, name: str, content: str | bytes) -> None:
         self.files[name] = content.encode("utf-8") if isinstance(content, str) else content
@@ -72,37 +89,18 @@ class ReportFiles:
         self.add(f"figures/{name}.png", buffer.getvalue())
 
     def write(self) -> None:
-        """Write every file under a temporary name, then rename each into place, the manifest
-        last; remove the figures and tables of the previous report that this one does not have.
-        A file that cannot be written (a full disk) is an ``OSError`` naming it, and leaves the
-        folder as it was."""
+        """Write every file and the manifest at once (coltsim.runs.folder.write_all: the
+        manifest last, listing the files); remove the previous report's files that this one
+        does not have, and no other file.  A file that cannot be written (a full disk) is an
+        ``OSError`` naming it, and leaves the folder as it was."""
+        self.folder.mkdir(parents=True, exist_ok=True)
         token = new_token()
-        written = []
-        try:
-            for name in sorted(self.files, key=lambda name: name == MANIFEST):
-                path = self.folder / name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                written.append((write_temporary(path, self.files[name], token), path))
-        except BaseException as e:
-            for tmp, _ in written:
-                tmp.unlink(missing_ok=True)
-            if isinstance(e, OSError):
-                raise OSError(e.errno, f"{e.strerror}; the report was not written, the folder "
-                                       "is as it was", e.filename) from None
-            raise
-        for tmp, path in written:
-            tmp.replace(path)
-        for folder, pattern in REPORT_OUTPUTS.items():
-            for old in (self.folder / folder).glob(pattern):
-                if f"{folder}/{old.name}" not in self.files:
-                    old.unlink()
-
-
-def remove_temporaries(folder: Path) -> None:
-    """The temporary files of report writers that died (:meth:`ReportFiles.write`)."""
-    for where in (folder, *(folder / f for f in REPORT_OUTPUTS)):
-        for tmp in where.glob(".*.tmp"):
-            tmp.unlink(missing_ok=True)
+        if self.manifest is not None:
+            write_all(self.folder, self.files, self.manifest, token, manifest_text)
+            return
+        for name, data in self.files.items():  # no manifest: nothing to list them in
+            (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
+            write_whole(self.folder / name, data, token)
 
 
 # --- whose folder it is -------------------------------------------------------------------------
@@ -183,17 +181,35 @@ def _difference(there: Owner, report: bool, here: Owner) -> str | None:
     return None
 
 
+def report_files(out: Path) -> list[str]:
+    """The files of the report in ``out`` as its manifest lists them (of a report of an
+    earlier coltsim, which lists none: its fixed names)."""
+    try:
+        manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        manifest = None
+    listed = recorded_files(manifest)
+    return list(listed) if listed else [n for n in REPORT_FILES if (out / n).is_file()]
+
+
 def _remove_report(out: Path) -> None:
-    """What coltsim wrote in a report folder: the report and its data."""
+    """What coltsim wrote in a report folder: the files its manifest lists, then the chunks
+    its data's manifest lists; the data keep a manifest of no setting (so that a file of the
+    user's in ``data/`` stays beside it)."""
+    from ..runs.runner import manifest_header
+    from ..runs.storage import clear_folder
+
     data = out / REPORT_DATA
-    if data.is_dir():
-        with folder_lock(data):
-            shutil.rmtree(data)
-    for name in REPORT_FILES:
-        (out / name).unlink(missing_ok=True)
-    for folder, pattern in REPORT_OUTPUTS.items():
-        for old in (out / folder).glob(pattern):
-            old.unlink()
+    if (data / MANIFEST).is_file():
+        clear_folder(data, manifest_header())
+    for name in report_files(out):
+        if _inside(name):
+            (out / name).unlink(missing_ok=True)
+    (out / MANIFEST).unlink(missing_ok=True)
+
+
+def _inside(name) -> bool:
+    return isinstance(name, str) and not name.startswith("/") and ".." not in Path(name).parts
 
 
 def bundled(out: Path) -> bool:
@@ -202,36 +218,54 @@ def bundled(out: Path) -> bool:
             and (REPOSITORY / "experiments").is_dir())
 
 
+def _output_error(text: str) -> FieldError:
+    return FieldError("output", text)
+
+
+class ReportFolder(Folder):
+    """A report folder claimed by one run for a report of ``owner`` (the folder mechanism:
+    its lock held, dead writers' temporaries removed), as :func:`report_folder` opens it."""
+
+    Error = staticmethod(_output_error)
+
+    def __init__(self, out, owner: Owner, replace: bool = False):
+        super().__init__(out, "report", claim=False)  # the report's manifest, written last
+        self.owner = owner
+        self.replace = replace
+
+    def refuse_foreign(self) -> None:
+        """A results folder is not a report folder, and a folder holding neither a report nor
+        a run's data of coltsim must be empty (but for its lock and temporaries)."""
+        out = self.path
+        if (out / MANIFEST).is_file() and any((out / table).is_dir() for table in TABLES):
+            raise self.Error(f"{out} is a results folder (coltsim simulate --out); choose "
+                             "another folder for the report")
+        if _recorded(out) is None:
+            refuse_foreign(out, self.Error)
+
+    def load_manifest(self) -> dict | None:
+        """The experiment the folder holds must be ``owner``'s, unless ``replace``."""
+        recorded = _recorded(self.path)
+        if recorded is not None and not self.replace:
+            problem = _difference(*recorded, self.owner)
+            if problem:
+                raise self.Error(f"{self.path} holds {problem}; --replace replaces it, or "
+                                 "choose another folder (--out)")
+        return None  # the report's manifest is written with its files (ReportFiles.write)
+
+
 @contextlib.contextmanager
 def report_folder(out: Path, owner: Owner, replace: bool = False):
     """Claim ``out`` for a report of ``owner`` and hold its lock while the report is made.
 
     Refuses (a one-line :class:`coltsim.FieldError`) a file, a folder holding files coltsim did
-    not write, and a folder holding another experiment's report unless ``replace``, which
-    removes the report and its data first."""
-    if out.exists() and not out.is_dir():
-        raise FieldError("output", f"{out} is a file; give a folder for the report")
-    if (out / MANIFEST).is_file() and any((out / table).is_dir() for table in TABLES):
-        raise FieldError("output", f"{out} is a results folder (coltsim simulate --out); "
-                                   "choose another folder for the report")
-    if out.is_dir() and _recorded(out) is None:
-        others = sorted(p.name for p in out.iterdir() if p.name != LOCK)
-        if others:
-            raise FieldError("output", f"{out} holds files coltsim did not write "
-                                       f"({', '.join(others[:3])}{', ...' if others[3:] else ''})"
-                                       "; choose a new or empty folder for the report")
-    out.mkdir(parents=True, exist_ok=True)
-    with folder_lock(out):
-        remove_temporaries(out)
-        recorded = _recorded(out)
-        if recorded is not None and not replace:
-            problem = _difference(*recorded, owner)
-            if problem:
-                raise FieldError("output", f"{out} holds {problem}; --replace replaces it, or "
-                                           "choose another folder (--out)")
+    not write (and no report or data of coltsim), and a folder holding another experiment's
+    report unless ``replace``, which removes the report and its data first (the files their
+    manifests list: a file of the user's stays)."""
+    with ReportFolder(out, owner, replace):
         if bundled(out):
             warnings.warn(f"this run rewrites {out}, a report committed with coltsim (git "
                           f"checkout {out} restores it)", BundledReportWarning)
-        if recorded is not None and replace:
+        if replace and _recorded(out) is not None:
             _remove_report(out)
         yield

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..analysis.design import design_of
-from ..runs.storage import manifest_entry, settings_frame
+from ..runs.load import settings_frame
+from ..runs.storage import manifest_entry
 from ..words import card_label
 
 __all__ = ["card_label", "setting_names", "settings_table"]

@@ -34,7 +34,8 @@ from .._process import DONE
 from ..analysis.headline import precision as interval_precision
 from ..analysis.power import games_to_reach
 from ..runs.runner import simulate_to_folder
-from ..runs.storage import REPORT_DATA, load_results, read_manifest
+from ..runs.load import load_results
+from ..runs.storage import REPORT_DATA, read_manifest
 from ..setting import played_settings
 from .experiment import Experiment, load_experiment
 from .folder import Owner, report_folder

@@ -10,6 +10,10 @@ policies are played once.
 
 Each policy's share of the victories per seat, with an interval over deals, comes from
 ``coltsim.analysis.tournament.policy_shares``; compare it with the fair share ``1/players``.
+This is the one tournament (coltsim.runs.tournament: its rotations, ``coltsim.setting.seatings``,
+and its estimate) played as settings through the runner, so that any number of workers or a
+Dask cluster plays it; tables whose seats need parameter rows of their own (a training's
+weights) call ``coltsim.runs.tournament.play_table`` directly.
 ``coltsim run`` plays an experiment's tables the same way (:func:`coltsim.setting.played_settings`) and its
 report computes the same shares from the saved games.
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..policies import catalog
 from ..runs import storage
-from ..setting import FieldError, Setting, make_setting
+from ..runs.runner import setting_from_entry
+from ..setting import FieldError, Setting
 
 
 @dataclass(frozen=True)
@@ -36,23 +36,6 @@ def run_folder(folder) -> Path:
             return candidate
     raise FieldError("from", f"{folder} holds no {storage.MANIFEST} (nor data/"
                              f"{storage.MANIFEST}): not a coltsim run or report folder")
-
-
-def _params_by_name(policies: list, rows) -> dict | None:
-    """A manifest's parameter rows (one per player) as parameters by policy name."""
-    if rows is None:
-        return None
-    out = {}
-    for policy, row in zip(policies, rows):
-        if policy in out or policy not in catalog.POLICIES:
-            continue
-        values = {}
-        for p, value in zip(catalog.POLICIES[policy].params, row):
-            values[p.name] = p.choices[int(value)] if p.choices else \
-                int(value) if p.whole else float(value)
-        if values:
-            out[policy] = values
-    return out
 
 
 def run_game(folder, game: int, setting: str | None = None) -> RunGame:
@@ -81,16 +64,10 @@ def run_game(folder, game: int, setting: str | None = None) -> RunGame:
         raise FieldError("game", f"must be a game index from 0 to {games - 1} (the run played "
                                  f"{games:,} games of {sid}), got {game!r}")
     try:
-        s = make_setting(entry["players"], entry["lineup"], entry["policies"], entry["rules"],
-                         _params_by_name(entry["policies"], entry["params"]),
-                         label=entry.get("label"), setting_id=sid)
-    except (KeyError, FieldError) as e:
+        s = setting_from_entry(sid, entry)
+    except (KeyError, ValueError) as e:
         raise FieldError("from", f"{folder / storage.MANIFEST}: setting {sid} cannot be "
                                  f"played again: {e}") from None
-    rebuilt = s.as_dict()
-    if any(rebuilt[k] != entry[k] for k in storage.PLAYED):
-        raise FieldError("from", f"{folder / storage.MANIFEST}: setting {sid} was played with "
-                                 "policy parameters this version of coltsim cannot rebuild")
     return RunGame(s, entry["seed"], game, folder, manifest.get("engine"))
 
 

@@ -10,24 +10,25 @@ figures and tables that this one does not have are removed)::
     tables/*.csv                  every table in full, at 6 significant digits; headline.csv:
                                   the answer
     experiment.toml               the experiment file as it was run (if known)
-    manifest.json                 the runner's manifest (if known), with the engine's hash and
-                                  the experiment's name
+    manifest.json                 the runner's manifest (if known), with the engine's hash, the
+                                  experiment's name and a fingerprint of each setting's games
+                                  (coltsim.runs.fingerprint)
 
 :func:`render_from_folder` re-renders ``reports/NAME`` from its saved data.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
 from ...analysis.stats import CORRECTIONS, LEVEL
+from ...runs.fingerprint import fingerprint
+from ...runs.folder import remove_temporaries
 from ...runs.lock import folder_lock
-from ...runs.storage import load_results
+from ...runs.load import load_results
 from ...setting import played_settings
 from ..experiment import ANALYSES, Experiment, load_experiment
-from ..folder import remove_temporaries
 from . import render, sections
 from .context import DPI, Context, Writer
 from .document import Report
@@ -107,9 +108,18 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
         if experiment is not None:  # whose report the folder holds (coltsim.study.folder)
             manifest["experiment"] = experiment.name
         manifest["settings"] = f.manifest.get("settings", {})
-        files.add("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
+        manifest["fingerprints"] = fingerprints(f, manifest["settings"])
+        files.manifest = manifest
     files.write()
     return report
+
+
+def fingerprints(results, settings: dict) -> list:
+    """The fingerprint of each setting of ``settings`` (a manifest's entries) from the games
+    ``results`` hold (coltsim.runs.fingerprint: what tells later whether the report is stale)."""
+    records = (fingerprint(results, sid, e["seed"], e["policies"], e["games"])
+               for sid, e in settings.items())
+    return [r for r in records if r is not None]
 
 
 def default_analyses(design: Design) -> tuple:

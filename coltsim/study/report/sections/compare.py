@@ -7,10 +7,11 @@ import pandas as pd
 from ....analysis import balance, compare
 from ....analysis.metrics import GAME_METRICS
 from ... import plots
+from .. import sentences as S
 from ..context import Context
 from ..document import Section
 from ..formatting import (
-    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, points, pp_ci, yes,
+    bandit, count, metric_ci, metric_value, num, p_value, pct, pct_ci, points, pp_ci, usd_ci, yes,
 )
 
 TITLE = "Comparison on the same deals"
@@ -93,7 +94,7 @@ def build(ctx: Context) -> Section:
         if len(rows):
             blocks.append(ctx.facet_figure(
                 name, caption, rows,
-                lambda ax, r, series, colours, title, g=group: plots.plot_comparison(
+                lambda ax, r, series, colours, title, g=group: plot_comparison(
                     ax, r, g, series, colours, title=title, legend=False),
                 positions=rows["quantity"].nunique(), horizontal=True,
                 legend_extra=plots.significance_handles()))
@@ -126,3 +127,108 @@ def build(ctx: Context) -> Section:
                                f"shown ({hidden} others are in the full table)." if hidden
                           else ""))
     return Section(TITLE, [b for b in blocks if b is not None])
+
+
+# --- the headline's sentences ------------------------------------------------------------------
+def comparison_sentence(r) -> str:
+    parts = []
+    if isinstance(r["strongest"], str):
+        parts.append(f"spread {points(r['baseline_spread'])} → {points(r['spread'])} points, "
+                     f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
+                     + ("" if r["spread_change_significant"] is True
+                        or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
+                        else ", not significant"))
+        if r["strongest"] != r["baseline_strongest"]:
+            parts.append(f"strongest bandit {bandit(r['baseline_strongest'])} → "
+                         f"{bandit(r['strongest'])}")
+    if pd.notna(r["mean_score_change"]):
+        parts.append("mean score " + usd_ci(r["mean_score_change"], r["mean_score_change_lo"],
+                                            r["mean_score_change_hi"], signed=True))
+    if isinstance(r["bandit_change_bandit"], str):
+        parts.append(f"the largest change in a bandit's win rate is "
+                     f"{bandit(r['bandit_change_bandit'])}'s, "
+                     f"{pp_ci(r['bandit_change'], r['bandit_change_lo'], r['bandit_change_hi'])}"
+                     " points")
+    elif pd.notna(r["mean_score_change"]):
+        parts.append("no bandit's win rate changes significantly")
+    if pd.notna(r["played_differently"]):
+        parts.append(verdict(_play(r)))
+    return "; ".join(parts)
+
+
+def _play(r) -> dict:
+    return {"changed": round(r["played_differently"] * r["games"]), "rescored": r["rescored"],
+            "changed_rate": r["played_differently"]}
+
+
+def headline(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[table["kind"] == "comparison"]
+    if not len(rows):
+        return []
+    many_policies = len(ctx.design.policies) > 1
+    if len(rows) <= S.MAX_SENTENCES:
+        return [S.capital(f"{r['condition']} against {r['baseline_condition']} "
+                         f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
+                         + ", same deals): " + comparison_sentence(r) + "." + S.robust(r))
+                for _, r in rows.iterrows()]
+    changes = rows.dropna(subset=["spread_change"])
+    out = []
+    if len(changes):
+        down = int((changes["spread_change_significant"].eq(True)
+                    & (changes["spread_change"] < 0)).sum())
+        up = int((changes["spread_change_significant"].eq(True)
+                  & (changes["spread_change"] > 0)).sum())
+        text = (f"Against {changes['baseline_condition'].iloc[0]}, on the same deals, the "
+                f"spread between bandits narrows significantly in {down} of {len(changes)} "
+                f"comparisons and widens in {up}")
+        sig = changes[changes["spread_change_significant"].eq(True)]
+        if len(sig):
+            best = sig.loc[sig["spread_change"].abs().idxmax()]
+            text += ("; the largest change is " + pp_ci(best["spread_change"],
+                                                        best["spread_change_lo"],
+                                                        best["spread_change_hi"])
+                     + f" points ({best['condition']}, {best['players']} players"
+                     + (f", {best['policy']}" if many_policies else "") + ")")
+        out.append(text + "." + S.robust_tally(changes))
+    played = rows.dropna(subset=["played_differently"])
+    still = played[played["played_differently"] == 0]
+    if len(played):
+        out.append(f"The players reacted (played differently in some games) in "
+                   f"{len(played) - len(still)} of {len(played)} comparisons"
+                   + (f"; in the other {len(still)} the difference is rescoring" if len(still)
+                      else "") + ".")
+    return out
+
+
+# --- figures -------------------------------------------------------------------------------------
+def plot_comparison(ax, table: pd.DataFrame, group: str = "bandit", series: str = "label",
+                    colours: dict | None = None, title: str | None = None,
+                    legend: bool = True):
+    """Forest plot of :func:`compare.compare` rows of one ``group`` ("bandit", "seat", "play"
+    or "game"): each setting minus its baseline on the same seeds, 95% paired intervals, one
+    series per compared setting; hollow markers are not significant."""
+    t = table[table["group"] == group]
+    t = t.assign(_q=t["quantity"].map(_quantity_label))
+    quantities = list(dict.fromkeys(t["_q"]))[::-1]
+    scale = 100 if group in ("bandit", "seat") else 1
+    artists = {"series": plots.dodged(ax, t, "_q", quantities, "difference", "lo", "hi", series,
+                                      colours, scale, horizontal=True, significant="significant")}
+    artists["zero"] = ax.axvline(0, **plots.ZERO_STYLE)
+    ax.set_xlabel({"game": "difference (units of each metric)",
+                   "play": "change in actions per game"}.get(
+        group, "difference in win rate (percentage points)"))
+    ax.set_title(title or "Difference on the same seeds")
+    if legend:
+        artists["legend"] = plots.legend_below(ax, plots.significance_handles())
+    return artists
+
+
+def _quantity_label(q: str) -> str:
+    if q.startswith("win:First Player"):
+        return q[4:]
+    if q.startswith("win:"):
+        return q[4:].title()
+    if ":" in q:
+        action, bandit = q.split(":", 1)
+        return f"{bandit.title()}: {action.replace('_', ' ')}"
+    return GAME_METRICS.get(q, (q,))[0]

@@ -1,10 +1,14 @@
 """The Gunslinger section: how often the bonus is awarded, shared, and decides the game."""
 from __future__ import annotations
 
+import matplotlib
+import numpy as np
 import pandas as pd
 
 from ....analysis import gunslinger
+from ....analysis.frames import BANDITS
 from ... import plots
+from .. import sentences as S
 from ..context import Context
 from ..document import Section
 from ..formatting import bandit, count, num, p_value, pct, pct_ci, yes
@@ -57,7 +61,7 @@ def build(ctx: Context) -> Section:
                         ["changed_rate", "changed_lo", "changed_hi"]].itertuples(index=False)]})),
         ctx.facet_figure(
             "gunslinger_shares", "Share of games by number of Gunslingers.", shares,
-            lambda ax, rows, series, colours, title: plots.plot_gunslinger_shares(
+            lambda ax, rows, series, colours, title: plot_gunslinger_shares(
                 ax, rows, series, title=title, legend=False),
             panel=(5.0, 1.2 + 0.4 * shares.groupby(["players", "policy"])["setting"]
                    .nunique().max())),
@@ -68,7 +72,7 @@ def build(ctx: Context) -> Section:
                 "gunslinger_by_bandit", "Share of its games in which each bandit is a "
                 "Gunslinger, Wilson 95% intervals; dashed: the even share (mean Gunslingers per "
                 "game / players).", by_bandit,
-                lambda ax, rows, series, colours, title: plots.plot_gunslinger_by_bandit(
+                lambda ax, rows, series, colours, title: plot_gunslinger_by_bandit(
                     ax, rows, series, colours, title=title, legend=False),
                 positions=6),
             w.table("gunslinger_by_bandit", "Who gets the Gunslinger bonus, and who wins by it",
@@ -86,3 +90,70 @@ def build(ctx: Context) -> Section:
     else:
         blocks.append("No setting pays a Gunslinger bonus (2-player games or bonus $0).")
     return Section(TITLE, [b for b in blocks if b is not None])
+
+
+# --- the headline's sentences ------------------------------------------------------------------
+def headline(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[(table["kind"] == "setting") & table["gunslinger_decided"].notna()]
+    groups = S.groups(rows)
+    if len(groups) > S.MAX_GROUPS:
+        return [f"The Gunslinger bonus changes the winner in "
+                f"{pct(rows['gunslinger_decided'].min())} to "
+                f"{pct(rows['gunslinger_decided'].max())} of the games, depending on the "
+                "setting (every setting: the table below)."]
+    out = []
+    for (condition, policy), g in groups:
+        parts = [pct_ci(r["gunslinger_decided"], r["gunslinger_decided_lo"],
+                        r["gunslinger_decided_hi"]) + f" at {r['players']} players"
+                 for _, r in g.iterrows()]
+        out.append(S.lead(S.where(ctx, condition, policy), "the Gunslinger bonus changes the "
+                         "winner in this share of games (95% CI)") + "; ".join(parts) + ".")
+    return out
+
+
+# --- figures -------------------------------------------------------------------------------------
+def plot_gunslinger_by_bandit(ax, table: pd.DataFrame, series: str = "label",
+                              colours: dict | None = None,
+                              title: str = "How often each bandit is the Gunslinger",
+                              legend: bool = True):
+    """Share of games in which each bandit is (one of) the Gunslinger(s), per series, Wilson 95%
+    intervals; dashed: the even share (mean Gunslingers per game / players).
+    ``table``: :func:`gunslinger.gunslinger_by_bandit`."""
+    bandits = plots.ordered(table["bandit"], BANDITS)
+    artists = {"series": plots.dodged(ax, table, "bandit", bandits, "rate", "lo", "hi", series,
+                                      colours, 100)}
+    artists["fair"] = plots.fair_lines(ax, table, series, colours, "fair_share", 100, "even share")
+    ax.set_ylabel("games as Gunslinger (%)")
+    ax.set_xlabel("bandit")
+    ax.set_title(title)
+    if legend:
+        artists["legend"] = plots.legend_below(ax)
+    return artists
+
+
+def plot_gunslinger_shares(ax, table: pd.DataFrame, name: str = "label",
+                           title: str = "Number of Gunslingers per game", legend: bool = True):
+    """Horizontal stacked bars: share of games with 0, 1, 2... Gunslingers, one bar per setting
+    named by its ``name`` column (labels wrapped, so that a dozen settings stay readable).
+    ``table``: :func:`gunslinger.gunslinger_shares`."""
+    settings = list(dict.fromkeys(zip(table["setting"], table[name])))[::-1]
+    counts = sorted(table["gunslingers"].unique())
+    cmap = matplotlib.colormaps["viridis"]
+    left = np.zeros(len(settings))
+    bars = []
+    y = np.arange(len(settings))
+    for c in counts:
+        v = np.array([float(table[(table["setting"] == s) & (table["gunslingers"] == c)]
+                            ["share"].sum()) for s, _ in settings]) * 100
+        bars.append(ax.barh(y, v, left=left, color=cmap(min(c, 6) / 6),  # a count's colour
+                            label=f"{c} Gunslinger{'s' if c != 1 else ''}"))
+        left += v
+    ax.set_yticks(y)
+    ax.set_yticklabels([plots.wrap(lab, 28) for _, lab in settings])
+    ax.set_xlabel("games (%)")
+    ax.set_xlim(0, 100)
+    ax.set_title(title)
+    artists = {"bars": bars}
+    if legend:
+        artists["legend"] = plots.legend_below(ax)
+    return artists

@@ -2,11 +2,13 @@
 finishes ahead of the other (a matrix per setting, and the table of every pair)."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ....analysis import head_to_head
 from ....analysis.frames import BANDITS
 from ... import plots
+from .. import sentences as S
 from ..context import Context
 from ..document import Section
 from ..formatting import bandit, count, pct_ci
@@ -44,7 +46,7 @@ def build(ctx: Context) -> Section:
         ctx.w.panels("head_to_head", "How often the bandit of the row finishes ahead of the "
                      "bandit of the column when both are at the table (%); * where the 95% "
                      "interval excludes 50%." + note, shown,
-                     lambda ax, u: plots.plot_head_to_head(ax, table, u[0], u[1],
+                     lambda ax, u: plot_head_to_head(ax, table, u[0], u[1],
                                                            title=plots.wrap(labels[u[0]], 50)),
                      panel=(5.6, 4.6), legend=False),
     ]
@@ -63,3 +65,53 @@ def build(ctx: Context) -> Section:
                                   "shared rank": pairs["ties"].map(count)}),
                               note="Each pair once; the full table has both directions."))
     return Section(TITLE, blocks)
+
+
+# --- the headline's sentences ------------------------------------------------------------------
+def headline(ctx: Context, table: pd.DataFrame) -> list:
+    """The most one-sided pair of each setting."""
+    pairs = ctx.table("head_to_head")
+    pairs = pairs[pairs["rate"] >= 0.5]
+    out = []
+    groups = S.groups(pairs)
+    for (condition, policy), g in groups[:S.MAX_GROUPS]:
+        parts = []
+        for players, rows in g.groupby("players", sort=False):
+            top = rows.loc[rows["rate"].idxmax()]
+            parts.append(f"{players} players: {bandit(top['bandit'])} ahead of "
+                         f"{bandit(top['opponent'])} in "
+                         f"{pct_ci(top['rate'], top['lo'], top['hi'])} of their games")
+        out.append(S.lead(S.where(ctx, condition, policy), "the most one-sided pair of bandits "
+                         "at the same table (95% CI)") + "; ".join(parts) + ".")
+    if len(groups) > S.MAX_GROUPS:
+        out.append(f"Every pair of every setting: the head-to-head section "
+                   f"({len(groups) - S.MAX_GROUPS} more conditions and policies).")
+    return out
+
+
+# --- figures -------------------------------------------------------------------------------------
+def plot_head_to_head(ax, table: pd.DataFrame, setting: str | None = None,
+                      policy: str | None = None, title: str = ""):
+    """The matrix of :func:`head_to_head.head_to_head` for one setting (and policy): how often
+    the bandit of the row finishes ahead of the bandit of the column when both are at the
+    table (percent, shared ranks counted one half); blue above 50%, red below, ``*`` where the
+    95% interval excludes 50%."""
+    setting = setting or table["setting"].iloc[0]
+    t = table[table["setting"] == setting]
+    if policy is not None:
+        t = t[t["policy"] == policy]
+    bandits = plots.ordered(list(t["bandit"]) + list(t["opponent"]), BANDITS)
+    at = {b: i for i, b in enumerate(bandits)}
+    grid = np.full((len(bandits), len(bandits)), np.nan)
+    clear = np.zeros_like(grid, bool)
+    for r in t.itertuples():
+        grid[at[r.bandit], at[r.opponent]] = 100 * r.rate
+        clear[at[r.bandit], at[r.opponent]] = r.lo > 0.5 or r.hi < 0.5
+    texts = [f"{v:.0f}" + ("*" if c else "") for v, c in zip(grid.ravel(), clear.ravel())]
+    names = [b.title() for b in bandits]
+    artists = plots.heatmap(ax, grid, texts, clear, names, names, "finishes ahead (%)", centre=50)
+    ax.set_xlabel("against")
+    ax.set_ylabel("bandit")
+    label = t["label"].iloc[0] if len(t) else setting
+    ax.set_title(title or plots.wrap(label, 50), fontsize="medium")
+    return artists

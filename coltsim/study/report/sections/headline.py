@@ -9,22 +9,18 @@ import pandas as pd
 
 from ....analysis import balance
 from ....analysis.headline import (
-    DEPENDS, INCONCLUSIVE, PRECISION_ANALYSES, ROBUST, answers, games_per_setting,
+    PRECISION_ANALYSES, answers, games_per_setting,
     interval_widths,
 )
 from ....analysis.headline import compute as compute_tables
 from ....analysis.power import games_to_reach
-from ....analysis.quality import METRICS as QUALITY
 from ... import plots
 from ...labels import card_label
+from .. import sentences as S
 from ..context import Context
 from ..document import Table
-from ..formatting import (
-    bandit, count, is_missing, pct, pct_ci, points, pp, pp_ci, quality_ci, too_few, usd_ci,
-)
-from .compare import verdict
-
-MAX_SENTENCES = 8  # comparisons told one by one; more are grouped by condition
+from ..formatting import bandit, count, pct, pct_ci, points, pp, pp_ci, usd_ci
+from .topics import BY_ANALYSIS
 
 
 def analyse(ctx: Context) -> None:
@@ -64,7 +60,7 @@ def build(ctx: Context, table: pd.DataFrame) -> list:
     blocks = _focus(ctx, table)
     full, table = table, once(table, ctx.focus)
     for analysis in ctx.analyses:
-        blocks += SENTENCES[analysis](ctx, table)
+        blocks += BY_ANALYSIS[analysis].headline(ctx, table)
     blocks += figures(ctx, table)
     settings = table[table["kind"] == "setting"]
     if len(settings):
@@ -117,12 +113,12 @@ def _focus(ctx: Context, table: pd.DataFrame) -> list:
     for name in ctx.focus:
         rows = table[(table["kind"] == "setting") & (table["focus"] == name)
                      & table["focus_effect"].notna()]
-        for (condition, policy), g in _groups(rows):
+        for (condition, policy), g in S.groups(rows):
             parts = [f"{r['players']} players "
                      + pp_ci(r["focus_effect"], r["focus_lo"], r["focus_hi"])
-                     + ("" if _significant(effects, r["setting"], name) else
+                     + ("" if S.significant(effects, r["setting"], name) else
                         ", not significant") for _, r in g.iterrows()]
-            where = _where(ctx, condition, policy)
+            where = S.where(ctx, condition, policy)
             out.append(f"{bandit(name)}'s win rate against the average bandit (percentage "
                        "points, 95% CI)" + (f", {where}" if where else "") + ": "
                        + "; ".join(parts) + ".")
@@ -151,328 +147,6 @@ def _one_change(changes: pd.DataFrame, baseline, setting, name) -> pd.Series:
     return hit.iloc[0]
 
 
-# Up to this many groups of rows (a condition and policy, over its player counts) are told one
-# sentence each; more are summed up in one sentence, the table below giving every row.
-MAX_GROUPS = 3
-
-
-def _where(ctx: Context, condition: str, policy: str) -> str:
-    """What a group of rows shares, as the start of a sentence."""
-    parts = [condition] if len(ctx.design.conditions) > 1 else []
-    if len(ctx.design.policies) > 1:
-        parts.append(f"{policy} players")
-    return ", ".join(parts)
-
-
-def _lead(where: str, what: str) -> str:
-    """``"Printed rules: what: "``, or ``"What: "`` when nothing needs saying first."""
-    return _capital(f"{where}: {what}" if where else what) + ": "
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _groups(rows: pd.DataFrame):
-    return list(rows.groupby(["condition", "policy"], sort=False))
-
-
-def _robust(row) -> str:
-    return f" [{row['robust']}]" if isinstance(row["robust"], str) and row["robust"] else ""
-
-
-def _tally(values) -> str:
-    """``"Belle in 10 settings, Tuco in 2"``."""
-    counts = pd.Series(list(values)).value_counts()
-    parts = [f"{bandit(b)} in {n} setting{'s' if n != 1 else ''}" if i == 0 else
-             f"{bandit(b)} in {n}" for i, (b, n) in enumerate(counts.items())]
-    return ", ".join(parts)
-
-
-def _robust_tally(rows: pd.DataFrame) -> str:
-    marked = rows[rows["robust"] != ""]
-    if not len(marked):
-        return ""
-    counts = marked["robust"].value_counts()
-    return " Against the two strongest policies: " + ", ".join(
-        f"{counts.get(v, 0)} of {len(marked)} {v}" for v in (ROBUST, DEPENDS, INCONCLUSIVE)
-        if counts.get(v, 0)) + "."
-
-
-def _significant(effects, setting, name) -> bool:
-    if effects is None:
-        return True
-    hit = effects[(effects["setting"] == setting) & (effects["bandit"] == name)]
-    return bool(len(hit)) and bool(hit["significant"].iloc[0])
-
-
-def _balance(ctx: Context, table: pd.DataFrame) -> list:
-    rows = table[(table["kind"] == "setting") & table["strongest"].notna()]
-    effects = ctx.table("effects").table if "effects" in ctx.cache else None
-    if not len(rows):
-        return []
-    groups = _groups(rows)
-    if len(groups) > MAX_GROUPS:
-        top = [r["strongest"] for _, r in rows.iterrows()
-               if _significant(effects, r["setting"], r["strongest"])]
-        bottom = [r["weakest"] for _, r in rows.iterrows()
-                  if _significant(effects, r["setting"], r["weakest"])]
-        none = len(rows) - len(top)
-        return [f"Strongest bandit (significantly above the average bandit): "
-                f"{_tally(top) or 'none'}; weakest (significantly below): "
-                f"{_tally(bottom) or 'none'}"
-                + (f"; {none} of {len(rows)} settings have no bandit significantly above the "
-                   "average" if none else "") + ". The spread between the strongest and the weakest bandit "
-                f"ranges from {points(rows['spread'].min())} to {points(rows['spread'].max())}"
-                " percentage points (every setting: the table and figure below)."
-                + _robust_tally(rows)]
-    out = []
-    for (condition, policy), g in groups:
-        parts = []
-        for _, r in g.iterrows():
-            if is_missing(r["spread_lo"]):  # a bandit named from a game or two: not an answer
-                parts.append(f"{r['players']} players: {too_few(r['games'])}")
-                continue
-            sig = _significant(effects, r["setting"], r["strongest"])
-            parts.append(f"{r['players']} players: {bandit(r['strongest'])} "
-                         f"{pp(r['strongest_effect'])} / {bandit(r['weakest'])} "
-                         f"{pp(r['weakest_effect'])}, spread "
-                         f"{pp_ci(r['spread'], r['spread_lo'], r['spread_hi'], signed=False)}"
-                         + ("" if sig else " (no bandit significantly above the average)")
-                         + _robust(r))
-        out.append(_lead(_where(ctx, condition, policy), "strongest / weakest bandit (win "
-                         "rate against the average bandit, percentage points) and the spread "
-                         "between them (95% CI)") + "; ".join(parts) + ".")
-    return out
-
-
-def _comparison_sentence(r) -> str:
-    parts = []
-    if isinstance(r["strongest"], str):
-        parts.append(f"spread {points(r['baseline_spread'])} → {points(r['spread'])} points, "
-                     f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
-                     + ("" if r["spread_change_significant"] is True
-                        or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
-                        else ", not significant"))
-        if r["strongest"] != r["baseline_strongest"]:
-            parts.append(f"strongest bandit {bandit(r['baseline_strongest'])} → "
-                         f"{bandit(r['strongest'])}")
-    if pd.notna(r["mean_score_change"]):
-        parts.append("mean score " + usd_ci(r["mean_score_change"], r["mean_score_change_lo"],
-                                            r["mean_score_change_hi"], signed=True))
-    if isinstance(r["bandit_change_bandit"], str):
-        parts.append(f"the largest change in a bandit's win rate is "
-                     f"{bandit(r['bandit_change_bandit'])}'s, "
-                     f"{pp_ci(r['bandit_change'], r['bandit_change_lo'], r['bandit_change_hi'])}"
-                     " points")
-    elif pd.notna(r["mean_score_change"]):
-        parts.append("no bandit's win rate changes significantly")
-    if pd.notna(r["played_differently"]):
-        parts.append(verdict(_play(r)))
-    return "; ".join(parts)
-
-
-def _play(r) -> dict:
-    return {"changed": round(r["played_differently"] * r["games"]), "rescored": r["rescored"],
-            "changed_rate": r["played_differently"]}
-
-
-def _compare(ctx: Context, table: pd.DataFrame) -> list:
-    rows = table[table["kind"] == "comparison"]
-    if not len(rows):
-        return []
-    many_policies = len(ctx.design.policies) > 1
-    if len(rows) <= MAX_SENTENCES:
-        return [_capital(f"{r['condition']} against {r['baseline_condition']} "
-                         f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
-                         + ", same deals): " + _comparison_sentence(r) + "." + _robust(r))
-                for _, r in rows.iterrows()]
-    changes = rows.dropna(subset=["spread_change"])
-    out = []
-    if len(changes):
-        down = int((changes["spread_change_significant"].eq(True)
-                    & (changes["spread_change"] < 0)).sum())
-        up = int((changes["spread_change_significant"].eq(True)
-                  & (changes["spread_change"] > 0)).sum())
-        text = (f"Against {changes['baseline_condition'].iloc[0]}, on the same deals, the "
-                f"spread between bandits narrows significantly in {down} of {len(changes)} "
-                f"comparisons and widens in {up}")
-        sig = changes[changes["spread_change_significant"].eq(True)]
-        if len(sig):
-            best = sig.loc[sig["spread_change"].abs().idxmax()]
-            text += ("; the largest change is " + pp_ci(best["spread_change"],
-                                                        best["spread_change_lo"],
-                                                        best["spread_change_hi"])
-                     + f" points ({best['condition']}, {best['players']} players"
-                     + (f", {best['policy']}" if many_policies else "") + ")")
-        out.append(text + "." + _robust_tally(changes))
-    played = rows.dropna(subset=["played_differently"])
-    still = played[played["played_differently"] == 0]
-    if len(played):
-        out.append(f"The players reacted (played differently in some games) in "
-                   f"{len(played) - len(still)} of {len(played)} comparisons"
-                   + (f"; in the other {len(still)} the difference is rescoring" if len(still)
-                      else "") + ".")
-    return out
-
-
-def _policies(ctx: Context, table: pd.DataFrame) -> list:
-    rows = table[table["kind"] == "policy"]
-    labels = ctx.design.settings.set_index("setting")["label"]
-    tables = ctx.design.tables()
-    out = []
-    for setting, g in rows.groupby("setting", sort=False):
-        parts = [f"{r['policy']} {pct_ci(r['win_share'], r['win_share_lo'], r['win_share_hi'])}"
-                 for _, r in g.iterrows()]
-        rotations = len(tables[setting])
-        out.append(f"{labels[setting]}: share of the victories per seat (95% CI) "
-                   + ", ".join(parts) + f", against a fair share of {pct(g['fair_share'].iloc[0])}"
-                   f" ({count(g['games'].iloc[0] // rotations)} deals, each played in "
-                   f"{rotations} seat rotations).")
-    return out
-
-
-def _gunslinger(ctx: Context, table: pd.DataFrame) -> list:
-    rows = table[(table["kind"] == "setting") & table["gunslinger_decided"].notna()]
-    groups = _groups(rows)
-    if len(groups) > MAX_GROUPS:
-        return [f"The Gunslinger bonus changes the winner in {pct(rows['gunslinger_decided'].min())}"
-                f" to {pct(rows['gunslinger_decided'].max())} of the games, depending on the "
-                "setting (every setting: the table below)."]
-    out = []
-    for (condition, policy), g in groups:
-        parts = [pct_ci(r["gunslinger_decided"], r["gunslinger_decided_lo"],
-                        r["gunslinger_decided_hi"]) + f" at {r['players']} players"
-                 for _, r in g.iterrows()]
-        out.append(_lead(_where(ctx, condition, policy), "the Gunslinger bonus changes the "
-                         "winner in this share of games (95% CI)") + "; ".join(parts) + ".")
-    return out
-
-
-def _seats(ctx: Context, table: pd.DataFrame) -> list:
-    rows = table[(table["kind"] == "setting") & table["first_player_edge"].notna()]
-    order = ctx.table("order") if "order" in ctx.cache else None
-    first = order[order["order"] == 0] if order is not None else None
-    significant = set(first.loc[first["significant"], "setting"]) if first is not None else set()
-    groups = _groups(rows)
-    if len(groups) > MAX_GROUPS:
-        sig = rows[rows["setting"].isin(significant)]
-        return [f"The First Player's advantage (win rate minus the fair share) is significant "
-                f"in {len(sig)} of {len(rows)} settings"
-                + (f", from {pp(sig['first_player_edge'].min())} to "
-                   f"{pp(sig['first_player_edge'].max())} points" if len(sig) else "") + "."]
-    out = []
-    for (condition, policy), g in groups:
-        parts = [pp_ci(r["first_player_edge"], r["first_player_edge_lo"],
-                       r["first_player_edge_hi"]) + f" at {r['players']} players"
-                 + ("" if r["setting"] in significant else " (not significant)")
-                 for _, r in g.iterrows()]
-        out.append(_lead(_where(ctx, condition, policy), "the First Player's advantage (the "
-                         "win rate of the First Player of round 1 minus the fair share, "
-                         "percentage points, 95% CI)") + "; ".join(parts) + ".")
-    return out
-
-
-def _round_cards(ctx: Context, table: pd.DataFrame) -> list:
-    rows = table[table["kind"] == "setting"]
-    groups = _groups(rows)
-    found = rows.dropna(subset=["top_card"])
-    if len(groups) > MAX_GROUPS or not len(found):
-        if not len(found):
-            return ["No round or station card moves the mean score per bandit significantly "
-                    "in any setting."]
-        top = found.loc[found["top_card_effect"].abs().idxmax()]
-        return [f"A card moves the mean score per bandit significantly in {len(found)} of "
-                f"{len(rows)} settings; the largest: {card_label(top['top_card'])}, "
-                + usd_ci(top["top_card_effect"], top["top_card_lo"], top["top_card_hi"],
-                         signed=True)
-                + f" per bandit ({top['condition']}, {top['players']} players)."]
-    out = []
-    for (condition, policy), g in groups:
-        parts = [f"{card_label(r['top_card'])} at {r['players']} players, "
-                 + usd_ci(r["top_card_effect"], r["top_card_lo"], r["top_card_hi"], signed=True)
-                 if isinstance(r["top_card"], str) else
-                 f"none significantly at {r['players']} players" for _, r in g.iterrows()]
-        out.append(_lead(_where(ctx, condition, policy), "the card that moves the mean score "
-                         "per bandit most, against a deck with another card in its place")
-                   + "; ".join(parts) + ".")
-    return out
-
-
-def _head_to_head(ctx: Context, table: pd.DataFrame) -> list:
-    """The most one-sided pair of each setting."""
-    pairs = ctx.table("head_to_head")
-    pairs = pairs[pairs["rate"] >= 0.5]
-    out = []
-    groups = _groups(pairs)
-    for (condition, policy), g in groups[:MAX_GROUPS]:
-        parts = []
-        for players, rows in g.groupby("players", sort=False):
-            top = rows.loc[rows["rate"].idxmax()]
-            parts.append(f"{players} players: {bandit(top['bandit'])} ahead of "
-                         f"{bandit(top['opponent'])} in "
-                         f"{pct_ci(top['rate'], top['lo'], top['hi'])} of their games")
-        out.append(_lead(_where(ctx, condition, policy), "the most one-sided pair of bandits "
-                         "at the same table (95% CI)") + "; ".join(parts) + ".")
-    if len(groups) > MAX_GROUPS:
-        out.append(f"Every pair of every setting: the head-to-head section "
-                   f"({len(groups) - MAX_GROUPS} more conditions and policies).")
-    return out
-
-
-def _quality(ctx: Context, table: pd.DataFrame) -> list:
-    """Every game-quality metric of each setting (its range over the settings when there are
-    many), then how each condition changes it on the same deals ("the advanced rules make games
-    decided a round later")."""
-    rows = table[table["kind"] == "setting"]
-    known = [m for m in QUALITY if rows[m].notna().any()]
-    if not known:
-        return []
-    groups = _groups(rows)
-    out = []
-    if len(groups) > MAX_GROUPS:
-        out.append("Game quality, lowest to highest over the settings: " + ", ".join(
-            f"{QUALITY[m][0]} {quality_ci(m, rows[m].min(), None, None)} to "
-            f"{quality_ci(m, rows[m].max(), None, None)}" for m in known)
-            + " (every setting: the game-quality section).")
-    else:
-        for (condition, policy), g in groups:
-            parts = [f"{r['players']} players: " + ", ".join(
-                f"{QUALITY[m][0]} {quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'], n=r['games'])}"
-                for m in known) for _, r in g.iterrows()]
-            out.append(_lead(_where(ctx, condition, policy), "game quality (95% CI)")
-                       + "; ".join(parts) + ".")
-    changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
-    if changes is None or not len(changes):
-        return out
-    many_policies = len(ctx.design.policies) > 1
-    for (condition, policy), g in changes.groupby(["condition", "policy"], sort=False):
-        base = ctx.design.row(g["baseline"].iloc[0])["condition_label"]
-        out.append(_capital(f"{condition} against {base}")
-                   + (f" ({policy} players, " if many_policies else " (")
-                   + "same deals), the change in game quality: "
-                   + "; ".join(_quality_change(m, rows) for m, rows in
-                               g.groupby("quantity", sort=False)) + ".")
-    return out
-
-
-def _quality_change(metric: str, rows: pd.DataFrame) -> str:
-    """One metric's change over the player counts: its interval at one, its range at several,
-    and how many are significant."""
-    players = sorted(rows["players"])
-    if len(rows) == 1:
-        r = rows.iloc[0]
-        return (f"{QUALITY[metric][0]} {quality_ci(metric, r.difference, r.lo, r.hi, True)} at "
-                f"{r.players} players" + ("" if r.significant else ", not significant"))
-    low, high = rows["difference"].min(), rows["difference"].max()
-    return (f"{QUALITY[metric][0]} {quality_ci(metric, low, None, None, True)} to "
-            f"{quality_ci(metric, high, None, None, True)} at {players[0]} to {players[-1]} "
-            f"players ({int(rows['significant'].sum())} of {len(rows)} significant)")
-
-
-SENTENCES = {"balance": _balance, "compare": _compare, "policies": _policies,
-             "head_to_head": _head_to_head, "quality": _quality, "gunslinger": _gunslinger,
-             "seats": _seats, "round_cards": _round_cards}
 
 
 # --- figures -----------------------------------------------------------------------------------

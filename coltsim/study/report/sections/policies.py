@@ -3,6 +3,7 @@ the same deals (coltsim.study.tournament.rotations): each policy's share of the 
 seat, and the seats of every rotation."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ....analysis import seats
@@ -42,7 +43,7 @@ def build(ctx: Context) -> Section:
         "1/players.",
         w.figure("policy_shares", "Each policy's share of the victories per seat at each table, "
                  "95% intervals over deals; dashed: the fair share.",
-                 lambda fig, ax: plots.plot_policy_shares(ax[0], shares,
+                 lambda fig, ax: plot_policy_shares(ax[0], shares,
                                                           colours=ctx.colours["policy"]),
                  size=(8, 1.4 + 0.45 * len(shares))),
         w.table("policies", "Share of the victories per seat", shares, pd.DataFrame({
@@ -72,3 +73,45 @@ def seats_policy(ctx: Context, by_seat: pd.DataFrame) -> list[str]:
     s = ctx.design.settings.set_index("setting")["policies"]
     return [s[sid].split(",")[seat].strip() for sid, seat in zip(by_seat["setting"],
                                                                   by_seat["seat"])]
+
+
+# --- the headline's sentences ------------------------------------------------------------------
+def headline(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[table["kind"] == "policy"]
+    labels = ctx.design.settings.set_index("setting")["label"]
+    tables = ctx.design.tables()
+    out = []
+    for setting, g in rows.groupby("setting", sort=False):
+        parts = [f"{r['policy']} {pct_ci(r['win_share'], r['win_share_lo'], r['win_share_hi'])}"
+                 for _, r in g.iterrows()]
+        rotations = len(tables[setting])
+        out.append(f"{labels[setting]}: share of the victories per seat (95% CI) "
+                   + ", ".join(parts) + f", against a fair share of {pct(g['fair_share'].iloc[0])}"
+                   f" ({count(g['games'].iloc[0] // rotations)} deals, each played in "
+                   f"{rotations} seat rotations).")
+    return out
+
+
+# --- figures -------------------------------------------------------------------------------------
+def plot_policy_shares(ax, table: pd.DataFrame, title: str = "Share of the victories per seat",
+                       colours: dict | None = None):
+    """Each policy's share of the victories per seat at each mixed table, 95% interval over
+    deals, with the fair share.  ``table``: ``coltsim.analysis.headline.table_shares``."""
+    rows = list(dict.fromkeys(zip(table["label"], table["policy"])))[::-1]
+    colours = colours or plots.palette(table["policy"])
+    y = np.arange(len(rows))
+    artists = []
+    for i, (label, policy) in enumerate(rows):
+        r = table[(table["label"] == label) & (table["policy"] == policy)].iloc[0]
+        x = 100 * r["win_rate"]
+        err = [[x - 100 * r["ci_low"]], [100 * r["ci_high"] - x]]
+        artists.append(ax.errorbar([x], [i], xerr=err, fmt="o", color=colours[policy],
+                                   capsize=3))
+    fair = table["fair_share"].unique()
+    for v in fair:
+        ax.axvline(100 * v, **plots.FAIR_STYLE)
+    ax.set_yticks(y)
+    ax.set_yticklabels([plots.wrap(f"{policy} at {label}", 34) for label, policy in rows])
+    ax.set_xlabel("victories per seat (%); dashed: the fair share")
+    ax.set_title(title)
+    return {"series": artists}

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ....analysis import quality as Q
 from ... import plots
+from .. import sentences as S
 from ..context import Context
 from ..document import Section
 from ..formatting import count, p_value, quality_ci, yes
@@ -48,7 +49,7 @@ def build(ctx: Context) -> Section:
 
     def panel(ax, key):
         metric, policy = key
-        plots.plot_quality(ax, table[table["policy"] == policy], metric, "condition",
+        plot_quality(ax, table[table["policy"] == policy], metric, "condition",
                            ctx.colours["condition"], x,
                            title=Q.METRICS[metric][0] + (f", {policy}" if len(policies) > 1
                                                          else ""))
@@ -82,3 +83,78 @@ def build(ctx: Context) -> Section:
 def _cells(table: pd.DataFrame, metric: str) -> list[str]:
     return [quality_ci(metric, *r) for r in table[[metric, f"{metric}_lo", f"{metric}_hi"]]
             .itertuples(index=False)]
+
+
+# --- the headline's sentences ------------------------------------------------------------------
+def headline(ctx: Context, table: pd.DataFrame) -> list:
+    """Every game-quality metric of each setting (its range over the settings when there are
+    many), then how each condition changes it on the same deals ("the advanced rules make games
+    decided a round later")."""
+    rows = table[table["kind"] == "setting"]
+    known = [m for m in Q.METRICS if rows[m].notna().any()]
+    if not known:
+        return []
+    groups = S.groups(rows)
+    out = []
+    if len(groups) > S.MAX_GROUPS:
+        out.append("Game quality, lowest to highest over the settings: " + ", ".join(
+            f"{Q.METRICS[m][0]} {quality_ci(m, rows[m].min(), None, None)} to "
+            f"{quality_ci(m, rows[m].max(), None, None)}" for m in known)
+            + " (every setting: the game-quality section).")
+    else:
+        for (condition, policy), g in groups:
+            parts = [f"{r['players']} players: " + ", ".join(
+                f"{Q.METRICS[m][0]} "
+                f"{quality_ci(m, r[m], r[f'{m}_lo'], r[f'{m}_hi'], n=r['games'])}"
+                for m in known) for _, r in g.iterrows()]
+            out.append(S.lead(S.where(ctx, condition, policy), "game quality (95% CI)")
+                       + "; ".join(parts) + ".")
+    changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
+    if changes is None or not len(changes):
+        return out
+    many_policies = len(ctx.design.policies) > 1
+    for (condition, policy), g in changes.groupby(["condition", "policy"], sort=False):
+        base = ctx.design.row(g["baseline"].iloc[0])["condition_label"]
+        out.append(S.capital(f"{condition} against {base}")
+                   + (f" ({policy} players, " if many_policies else " (")
+                   + "same deals), the change in game quality: "
+                   + "; ".join(_quality_change(m, rows) for m, rows in
+                               g.groupby("quantity", sort=False)) + ".")
+    return out
+
+
+def _quality_change(metric: str, rows: pd.DataFrame) -> str:
+    """One metric's change over the player counts: its interval at one, its range at several,
+    and how many are significant."""
+    players = sorted(rows["players"])
+    if len(rows) == 1:
+        r = rows.iloc[0]
+        return (f"{Q.METRICS[metric][0]} {quality_ci(metric, r.difference, r.lo, r.hi, True)} at "
+                f"{r.players} players" + ("" if r.significant else ", not significant"))
+    low, high = rows["difference"].min(), rows["difference"].max()
+    return (f"{Q.METRICS[metric][0]} {quality_ci(metric, low, None, None, True)} to "
+            f"{quality_ci(metric, high, None, None, True)} at {players[0]} to {players[-1]} "
+            f"players ({int(rows['significant'].sum())} of {len(rows)} significant)")
+
+
+# --- figures -------------------------------------------------------------------------------------
+def plot_quality(ax, table: pd.DataFrame, metric: str, series: str = "condition",
+                 colours: dict | None = None, x: str = "players", title: str | None = None):
+    """One game-quality metric (:func:`quality.quality`: ``<metric>, <metric>_lo,
+    <metric>_hi``) per setting with its 95% interval: against the player count, one series per
+    condition, or against the swept value (``x="value"``); shares in percent."""
+    words, kind = Q.METRICS[metric]
+    scale = 100 if kind in ("share", "ratio") else 1
+    t = table.dropna(subset=[metric])
+    if x == "value":
+        artists = plots.plot_lines(ax, t, "value", metric, f"{metric}_lo", f"{metric}_hi", series,
+                                   colours, scale)
+    else:
+        order = sorted(t[x].unique())
+        artists = plots.dodged(ax, t, x, order, metric, f"{metric}_lo", f"{metric}_hi", series,
+                               colours, scale)
+        ax.set_xticklabels([f"{n} players" for n in order] if x == "players" else order)
+    unit = " (%)" if scale == 100 else " ($)" if metric == "margin" else ""
+    ax.set_ylabel(plots.wrap(words + unit, 34))
+    ax.set_title(plots.panel_title(title or words))
+    return {"series": artists}

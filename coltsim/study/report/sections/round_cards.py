@@ -1,15 +1,22 @@
 """The round-card section: each round and station card's effect on scores and bandits."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ....analysis import round_cards
+from ....analysis.frames import BANDITS
 from ....analysis.metrics import GAME_METRICS
+from ....results import ROUND_CARDS
+from ....results import STATIONS as STATION_CARDS
 from ... import plots
 from ...labels import card_label
+from .. import sentences as S
 from ..context import Context
 from ..document import Section
-from ..formatting import bandit, metric_ci, metric_name, metric_value, p_value, pct, pp_ci, yes
+from ..formatting import (
+    bandit, metric_ci, metric_name, metric_value, p_value, pct, pp_ci, usd_ci, yes,
+)
 
 TITLE = "Round and station cards"
 MAX_PANELS = 6
@@ -55,7 +62,7 @@ def build(ctx: Context) -> Section:
             "cards_mean_score", "Change in the mean score per bandit with each card in the "
             "deck, 95% intervals; hollow markers are not significant.",
             effects[effects["metric"] == "mean_score"],
-            lambda ax, rows, series, colours, title: plots.plot_card_effects(
+            lambda ax, rows, series, colours, title: plot_card_effects(
                 ax, rows, "mean_score", series, colours, title=title, legend=False),
             positions=10, horizontal=True, legend_extra=plots.significance_handles()),
     ]
@@ -67,9 +74,9 @@ def build(ctx: Context) -> Section:
         metric, facet = key
         rows = ctx.in_facet(effects, facet)
         series, colours = ctx.series(rows)
-        plots.plot_card_effects(ax, rows, metric, series, colours, legend=False,
+        plot_card_effects(ax, rows, metric, series, colours, legend=False,
                                 title=plots.panel_title(
-                                    f"{plots.METRIC_TITLES[metric].capitalize()}, "
+                                    f"{METRIC_TITLES[metric].capitalize()}, "
                                     f"{ctx.facet_title(facet)}"))
 
     series = max(ctx.in_facet(effects, k)["label"].nunique() for k in facets)
@@ -95,7 +102,7 @@ def build(ctx: Context) -> Section:
         blocks.append(w.panels(
             "cards_by_bandit", "Change in each bandit's win rate (percentage points) with "
             "each card in the deck; * = significant (see Methods)." + note, shown,
-            lambda ax, u: plots.plot_card_bandit_heatmap(ax, by_bandit, u[0], u[1]),
+            lambda ax, u: plot_card_bandit_heatmap(ax, by_bandit, u[0], u[1]),
             max_cols=2, panel=(7.5, 5.5), legend=False))
         sig = by_bandit[by_bandit["significant"]].sort_values("p_adjusted").head(MAX_ROWS)
         blocks.append(w.table("cards_by_bandit", "Card effects on each bandit's win rate",
@@ -114,7 +121,7 @@ def build(ctx: Context) -> Section:
         blocks.append(w.panels(
             "cards_by_position", "Change in the mean score per bandit when the card is the "
             "round-j card, against decks without it, 95% intervals." + note, shown,
-            lambda ax, u: plots.plot_card_positions(ax, positions, u[0], legend=False),
+            lambda ax, u: plot_card_positions(ax, positions, u[0], legend=False),
             max_cols=2, panel=(6.5, 4.6)))
         sig = positions[positions["significant"]].sort_values("p_adjusted").head(MAX_ROWS)
         blocks.append(w.table("cards_by_position", "Card effects by position in the deck",
@@ -128,3 +135,120 @@ def build(ctx: Context) -> Section:
                               note=f"Shown: the significant rows ({len(sig)} of "
                                    f"{len(positions)}, at most {MAX_ROWS})."))
     return Section(TITLE, [b for b in blocks if b is not None])
+
+
+# --- the headline's sentences ------------------------------------------------------------------
+def headline(ctx: Context, table: pd.DataFrame) -> list:
+    rows = table[table["kind"] == "setting"]
+    groups = S.groups(rows)
+    found = rows.dropna(subset=["top_card"])
+    if len(groups) > S.MAX_GROUPS or not len(found):
+        if not len(found):
+            return ["No round or station card moves the mean score per bandit significantly "
+                    "in any setting."]
+        top = found.loc[found["top_card_effect"].abs().idxmax()]
+        return [f"A card moves the mean score per bandit significantly in {len(found)} of "
+                f"{len(rows)} settings; the largest: {card_label(top['top_card'])}, "
+                + usd_ci(top["top_card_effect"], top["top_card_lo"], top["top_card_hi"],
+                         signed=True)
+                + f" per bandit ({top['condition']}, {top['players']} players)."]
+    out = []
+    for (condition, policy), g in groups:
+        parts = [f"{card_label(r['top_card'])} at {r['players']} players, "
+                 + usd_ci(r["top_card_effect"], r["top_card_lo"], r["top_card_hi"], signed=True)
+                 if isinstance(r["top_card"], str) else
+                 f"none significantly at {r['players']} players" for _, r in g.iterrows()]
+        out.append(S.lead(S.where(ctx, condition, policy), "the card that moves the mean score "
+                         "per bandit most, against a deck with another card in its place")
+                   + "; ".join(parts) + ".")
+    return out
+
+
+# --- figures -------------------------------------------------------------------------------------
+METRIC_TITLES = {"mean_score": "mean score", "score_spread": "spread of scores",
+                 "shots": "shots fired", "neutral_bullets": "neutral bullets",
+                 "gunslinger_changed_winner": "Gunslinger changing the winner"}
+
+
+def plot_card_effects(ax, table: pd.DataFrame, metric: str = "mean_score",
+                      series: str = "label", colours: dict | None = None,
+                      title: str | None = None, legend: bool = True):
+    """Forest plot of :func:`round_cards.card_effects` for one metric: each card's shift
+    (games with it minus games without), 95% interval, one colour per series; hollow markers
+    are not significant."""
+    t = table[table["metric"] == metric]
+    cards = plots.ordered(t["card"], ROUND_CARDS + STATION_CARDS)[::-1]
+    t = t.assign(_card=t["card"].map(card_label))
+    scale = 100 if GAME_METRICS[metric][1] == "rate" else 1
+    artists = {"series": plots.dodged(ax, t, "_card", [card_label(c) for c in cards], "effect",
+                                      "lo", "hi", series, colours, scale, horizontal=True,
+                                      significant="significant")}
+    artists["zero"] = ax.axvline(0, **plots.ZERO_STYLE)
+    desc = GAME_METRICS[metric][0]
+    unit = " (percentage points)" if scale == 100 else ""
+    ax.set_xlabel(plots.wrap(f"change in {desc}{unit} with the card in the deck", 48))
+    ax.set_title(title or f"Cards: {METRIC_TITLES.get(metric, metric)}")
+    if legend:
+        artists["legend"] = plots.legend_below(ax, plots.significance_handles())
+    return artists
+
+
+def plot_card_bandit_heatmap(ax, table: pd.DataFrame, setting: str | None = None,
+                             policy: str | None = None,
+                             title: str = "Win-rate shift by card and bandit"):
+    """Heatmap of :func:`round_cards.card_bandit_effects` for one setting (and policy): change
+    of each bandit's win rate (percentage points) with the card in the deck; ``*`` marks
+    significant cells after correction."""
+    setting = setting or table["setting"].iloc[0]
+    t = table[table["setting"] == setting]
+    if policy is not None:
+        t = t[t["policy"] == policy]
+    cards = plots.ordered(t["card"], ROUND_CARDS + STATION_CARDS)
+    bandits = plots.ordered(t["bandit"], BANDITS)
+    grid = np.full((len(cards), len(bandits)), np.nan)
+    sig = np.zeros_like(grid, bool)
+    ci, bi = {c: i for i, c in enumerate(cards)}, {b: j for j, b in enumerate(bandits)}
+    for _, r in t.iterrows():
+        grid[ci[r["card"]], bi[r["bandit"]]] = 100 * r["effect"]
+        sig[ci[r["card"]], bi[r["bandit"]]] = bool(r["significant"])
+    texts = [plots.signed(v) + ("*" if s else "") for v, s in zip(grid.ravel(), sig.ravel())]
+    artists = plots.heatmap(ax, grid, texts, sig, [b.title() for b in bandits],
+                            [card_label(c) for c in cards],
+                            "change in win rate (percentage points)")
+    ax.set_xlabel("bandit")
+    ax.set_ylabel("card in the deck")
+    label = t["label"].iloc[0] if len(t) else setting
+    ax.set_title(f"{title}\n{plots.wrap(label, 50)}", fontsize="medium")
+    return artists
+
+
+def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,
+                        metric: str = "mean_score", title: str = "Effect by position in the deck",
+                        legend: bool = True):
+    """Lines of :func:`round_cards.card_position_effects` for one setting and metric: the
+    shift when the card is the round-``j`` card, against games without it, 95% intervals."""
+    setting = setting or table["setting"].iloc[0]
+    t = table[(table["setting"] == setting) & (table["metric"] == metric)]
+    cards = plots.ordered(t["card"], ROUND_CARDS)
+    colours = plots.palette([card_label(c) for c in ROUND_CARDS], "tab10")
+    artists = {"series": []}
+    n_cards = max(len(cards), 1)
+    for i, card in enumerate(cards):
+        sub = t[t["card"] == card].sort_values("position")
+        x = sub["position"].to_numpy(np.float64) + (i - (n_cards - 1) / 2) * 0.06
+        y = sub["effect"].to_numpy(np.float64)
+        err = np.vstack([y - sub["lo"].to_numpy(np.float64), sub["hi"].to_numpy(np.float64) - y])
+        artists["series"].append(ax.errorbar(x, y, yerr=np.abs(err), fmt="-o",
+                                             color=colours[card_label(card)], capsize=2,
+                                             markersize=3, label=card_label(card)))
+    artists["zero"] = ax.axhline(0, **plots.ZERO_STYLE)
+    positions = sorted(t["position"].unique())
+    ax.set_xticks(positions)
+    ax.set_xticklabels([f"round {p}" for p in positions])
+    ax.set_xlabel("position of the card in the round deck")
+    ax.set_ylabel(plots.wrap(f"change in {GAME_METRICS[metric][0]}", 30))
+    label = t["label"].iloc[0] if len(t) else setting
+    ax.set_title(f"{title}\n{plots.wrap(label, 50)}", fontsize="medium")
+    if legend:
+        artists["legend"] = plots.legend_below(ax)
+    return artists

@@ -1,7 +1,7 @@
 """Hand-built positions for scenario tests and experiments: set up a position, play one card,
 one event or one Schemin', look at the result.
 
->>> from coltsim.positions import Position, play_card, where
+>>> from tests.positions import Position, play_card, where
 >>> pos = (Position(players=3, lineup="tuco,cheyenne,django", cars="ABC")
 ...        .place("tuco", car=2, level="roof").place("cheyenne", car=2, level="inside")
 ...        .place("django", car=3, level="roof"))
@@ -27,13 +27,13 @@ from typing import Callable, NamedTuple, Sequence, Union
 
 import numpy as np
 
-from . import constants as K
-from .engine import flow
-from .engine import scoring as _scoring
-from .engine.check import CHECK_NAMES, check_invariants
-from .engine.scoring import RB_N, RG_N, score_game
-from .engine.setup import setup_game
-from .engine.state import (
+from coltsim import constants as K
+from coltsim.engine import flow
+from coltsim.engine import scoring as _scoring
+from coltsim.engine.check import CHECK_NAMES, check_invariants
+from coltsim.engine.scoring import RB_N, RG_N, score_game
+from coltsim.engine.setup import setup_game
+from coltsim.engine.state import (
     B_BULLETS, B_CHAR, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_CHECKPOINT, G_FIRST, G_MARSHAL, G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PEND_KIND, G_PEND_N,
     G_PEND_PLAYER, G_PHASE, G_PILE_N, G_POS, G_ROUND, G_SLOT, G_TURN, L_KIND, L_VALUE, L_WHERE,
@@ -41,8 +41,8 @@ from .engine.state import (
     PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND, count_loot, init_table, make_card, new_states,
     push_card, remove_card,
 )
-from .rules import O_NEUTRAL_BULLETS, Rules
-from .setting import bandits_per_player, check_rules, lineup_codes
+from coltsim.rules import O_NEUTRAL_BULLETS, Rules
+from coltsim.setting import bandits_per_player, check_rules, lineup_codes
 
 _KIND_CODE = {name: i for i, name in enumerate(K.LOOT_NAMES)}
 _CARD_CODE = {name: i for i, name in enumerate(K.CARD_NAMES)}

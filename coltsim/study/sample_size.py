@@ -1,4 +1,5 @@
-"""``coltsim plan FILE``: how many games an experiment's questions need, before running it.
+"""``coltsim sample-size FILE``: how many games an experiment's questions need, before running it
+(the command was called ``coltsim plan``, which still works and says so).
 
 The headline's own numbers first, for every setting that seats one policy and every pair the
 reports compare:
@@ -59,7 +60,7 @@ HALF_WIDTH, DIFFERENCE = P.HALF_WIDTH, P.DIFFERENCE
 
 
 @dataclass(frozen=True)
-class Plan:
+class SampleSizes:
     """The games each question needs (``table``: one row per question and setting or pair),
     and the choices behind them."""
 
@@ -72,7 +73,7 @@ class Plan:
     pilot: int
 
     def text(self) -> str:
-        """The plan in words, one block per question."""
+        """The sample sizes in words, one block per question."""
         e, t = self.experiment, self.table
         out = [f"{e.name}: {len(e.settings)} setting(s), {e.games:,} games per setting in the "
                f"file" + (f"; variances from a pilot of {self.pilot:,} games per setting"
@@ -88,9 +89,9 @@ class Plan:
         return "\n".join(out)
 
 
-def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
-         difference: float = DIFFERENCE, alpha: float = P.ALPHA, power: float = P.POWER,
-         pilot: int = 0, workers: int | None = None) -> Plan:
+def sample_sizes(experiment: Experiment, half_width: float = HALF_WIDTH,
+                 difference: float = DIFFERENCE, alpha: float = P.ALPHA, power: float = P.POWER,
+                 pilot: int = 0, workers: int | None = None) -> SampleSizes:
     """Games per setting for the experiment's questions (module docstring).
 
     ``half_width`` and ``difference`` are win-rate differences (0.01 = 1 percentage point);
@@ -173,7 +174,7 @@ def plan(experiment: Experiment, half_width: float = HALF_WIDTH,
                           + (" (pilot: the largest over the bandits)" if measured else
                              " (assumed: two independent yes/no outcomes)"),
                 "with_file": f"{points(found)} points"})
-    return Plan(experiment, pd.DataFrame(rows), half_width, difference, alpha, power, pilot)
+    return SampleSizes(experiment, pd.DataFrame(rows), half_width, difference, alpha, power, pilot)
 
 
 def _headline_rows(experiment: Experiment, names: dict, half_width: float, difference: float,
@@ -268,7 +269,7 @@ def _fraction(share: float) -> str:
 def _pilot(experiment: Experiment, games: int, workers):
     """Variances measured on the first ``games`` games of every setting: of each bandit's win
     share, and of the deal-by-deal difference for each compared pair."""
-    from ..analysis.tuning import deal_table
+    from .tune.bootstrap import deal_table
     from ..runs.runner import simulate
 
     results = {s.id: simulate(s, games, seed=experiment.seed, workers=workers, progress=False)
@@ -305,8 +306,9 @@ def _pilot_errors(experiment: Experiment, results) -> dict:
     return out
 
 
-def plan_file(path, half_width: float = HALF_WIDTH, difference: float = DIFFERENCE,
-              alpha: float = P.ALPHA, power: float = P.POWER, pilot: int = 0,
-              workers: int | None = None) -> Plan:
-    """:func:`plan` of an experiment file."""
-    return plan(load_experiment(path), half_width, difference, alpha, power, pilot, workers)
+def sample_sizes_file(path, half_width: float = HALF_WIDTH, difference: float = DIFFERENCE,
+                      alpha: float = P.ALPHA, power: float = P.POWER, pilot: int = 0,
+                      workers: int | None = None) -> SampleSizes:
+    """:func:`sample_sizes` of an experiment file."""
+    return sample_sizes(load_experiment(path), half_width, difference, alpha, power, pilot,
+                        workers)

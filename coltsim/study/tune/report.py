@@ -30,16 +30,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import StrMethodFormatter
 
 from ...rules import Rules
 from ...runs.runner import manifest_header
 from ...words import bandit_label, plural
-from .. import plots
-from ..tune import REPS, TuneResult, policies_text, value_text
-from . import render
-from .context import DPI, Writer
-from .document import Report, Section
-from .formatting import count, num, num_ci, pct, pct_ci, points, pp_ci, usd, usd_ci
+from .search import REPS, TuneResult, policies_text, value_text
+from ..report import render
+from ..report.context import DPI, Writer
+from ..report.document import Report, Section
+from ..report.formatting import count, num, num_ci, pct, pct_ci, points, pp_ci, usd, usd_ci
 
 
 def objective_text(result: TuneResult) -> str:
@@ -150,9 +150,9 @@ def _objective(result: TuneResult, w: Writer) -> Section:
     kind = "spread" if s.objective.kind == "spread" else "distance"
 
     def draw(fig, axes):
-        plots.plot_tune_objective(axes[0], t, x, labels, names, objective_text(result),
+        plot_tune_objective(axes[0], t, x, labels, names, objective_text(result),
                                   f"{kind} (percentage points)")
-        plots.plot_tune_games(axes[1], t, x, labels, s.option)
+        plot_tune_games(axes[1], t, x, labels, s.option)
 
     figure = w.figure("tune", "Top: the objective at each value (bias-corrected, with its 95% "
                       "interval); the thin lines are each setting's own objective. Bottom: the "
@@ -283,7 +283,57 @@ def write_tune_report(result: TuneResult, out_dir, name: str | None = None,
         files.add("tune.toml", text)
     manifest = {**manifest_header(), **({"experiment": name} if name else {}), "tune": {
         **search_record(result.search, result.seed), "games_played": result.games,
-        "best": value_text(result.best)}}
-    files.add("manifest.json", json.dumps(manifest, indent=1) + "\n")
+        "best": value_text(result.best)}, "fingerprints": list(result.fingerprints)}
+    files.manifest = manifest
     files.write()
     return out / "report.md"
+
+
+# --- figures -------------------------------------------------------------------------------------
+TUNE_COLOURS = {"best": "#d1495b", "in the running": "#3f88c5", "dropped": "0.6"}
+
+
+def plot_tune_objective(ax, table: pd.DataFrame, x, labels=None, settings=(), title: str = "",
+                        ylabel: str = "objective (percentage points)") -> dict:
+    """A balance search's objective (coltsim.study.tune ``TuneResult.table``: ``objective, lo,
+    hi, status``) at each value, placed at ``x`` (named ``labels`` there, for values that are
+    not numbers), with its interval, coloured by status; a thin line per setting (its column of
+    ``settings``)."""
+    x = np.asarray(x, np.float64)
+    artists = {"settings": [], "values": []}
+    for name, style in zip(settings, ("--", ":", "-.", (0, (1, 4)))):
+        artists["settings"] += ax.plot(x, 100 * table[name].to_numpy(np.float64),
+                                       linestyle=style, color="0.45", linewidth=1, label=name)
+    for status, colour in TUNE_COLOURS.items():
+        hit = (table["status"] == status).to_numpy()
+        if not hit.any():
+            continue
+        y = 100 * table["objective"].to_numpy(np.float64)[hit]
+        err = np.vstack([y - 100 * table["lo"].to_numpy(np.float64)[hit],
+                         100 * table["hi"].to_numpy(np.float64)[hit] - y])
+        artists["values"].append(ax.errorbar(
+            x[hit], y, yerr=err, fmt="*" if status == "best" else "o", color=colour,
+            markersize=12 if status == "best" else 6, capsize=3,
+            markerfacecolor="white" if status == "dropped" else colour, label=status))
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    if labels is not None:
+        ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
+    return artists
+
+
+def plot_tune_games(ax, table: pd.DataFrame, x, labels=None, xlabel: str = "") -> list:
+    """The games per setting a balance search gave each value (``TuneResult.table``), placed
+    at ``x`` (named ``labels``)."""
+    x = np.asarray(x, np.float64)
+    width = 0.6 * (np.diff(np.sort(x)).min() if len(x) > 1 else 1.0)
+    bars = ax.bar(x, table["games"], width=width,
+                  color=[TUNE_COLOURS[s] for s in table["status"]])
+    ax.set_ylabel("games per setting")
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    if labels is not None:
+        ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xlabel(xlabel)
+    return list(bars)

@@ -1,4 +1,4 @@
-"""The statistics of a balance search (coltsim.study.tune): an objective over the bandits' win
+"""The statistics of a balance search (coltsim.study.tune.search): an objective over the bandits' win
 rates, estimated with a bootstrap that is paired across the values of the tuned rule, and the
 decision to drop a value that is clearly worse than the best.
 
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import constants as K
-from .frames import as_results, column_codes
-from .stats import LEVEL, z_value
+from ... import constants as K
+from ...analysis.frames import as_results, column_codes
+from ...analysis.stats import LEVEL, z_value
 
 OBJECTIVES = ("spread", "win_rate")
 PLAY_METRICS = ("shots", "loot", "bullets_received")  # what a bandit did, rule by rule

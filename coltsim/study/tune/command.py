@@ -1,5 +1,5 @@
-"""``coltsim tune FILE``: the balance search of a tune file (coltsim.study.tune), then its report
-(coltsim.study.report.tune, built like every report and written all at once).
+"""``coltsim tune FILE``: the balance search of a tune file (coltsim.study.tune.search), then its
+report (coltsim.study.tune.report, built like every report and written all at once).
 
 ``coltsim tune`` writes into a folder only if it is new, empty or holds a report of the same
 search (its name, option, values, objective, settings and seed, with as many games or fewer;
@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._process import DONE
-from .folder import owner_of, report_folder
-from .report.tune import search_record, write_tune_report
-from .tune import TuneResult, load_tune, run_search
+from ..._process import DONE
+from ..folder import owner_of, report_folder
+from .report import search_record, write_tune_report
+from .search import TuneResult, load_tune, run_search
 
 
 def tune_file(path, games: int | None = None, max_games: int | None = None,

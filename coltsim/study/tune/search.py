@@ -1,54 +1,11 @@
-"""Balance search: which value of a rule option balances the bandits best?
-
-``coltsim tune FILE`` (or :func:`tune` from Python) plays the settings of a tune file under
-every value of one rule option and looks for the value with the smallest objective: the
-**spread** (the strongest bandit's win rate minus the weakest's, averaged over the settings) or
-the distance of **one bandit's win rate** from a target.  It spends games where the answer is
-still open:
-
-- **Common random numbers.**  Round ``r`` plays deals ``0 .. n_r - 1`` of a master seed derived
-  from (seed, r) under every value still in the race, so every value is measured on the same
-  deals and two values are compared deal by deal.
-- **Successive elimination.**  The first round plays ``games`` deals per setting and value; each
-  later round doubles the deals of the values still in the race, up to ``max_games``.  After
-  each round a value is dropped when its objective is worse than the best one's beyond doubt: a
-  paired bootstrap over deals (coltsim.analysis.tuning) gives the difference and its standard
-  error, and a value goes when the difference stays above zero by ``z`` standard errors, where
-  ``z`` is Bonferroni-adjusted over every comparison the search can make (so the best value is
-  dropped with probability at most about ``1 - level``).
-- **Stopping.**  The search ends when one value is left, when the values left are all within
-  ``tolerance`` of the best beyond doubt, or at ``max_games``.  The values left are the
-  confidence set: any of them may be the best.
-
-The report (coltsim.study.report.tune, built like every report; coltsim.study.tune_report runs a
-tune file: ``tune_file``) shows the objective against the value with its interval,
-the best value with its interval, the games used, the policy, and whether the players reacted
-to the rule at all (shots, loot and bullets received on the first round's deals, value against
-value): a policy that ignores the rule only sees it rescored.
-
-A tune file is an experiment file (coltsim.study.experiment: ``name``, ``seed``, ``games``,
-``workers``, ``[sweep]`` or ``[[settings]]``...) with a ``[tune]`` table (``docs/tune.md``)::
-
-    name = "tune_gunslinger_bonus"
-    seed = 15
-    games = 4000                  # per setting and value in the first round
-
-    [sweep]
-    players = [4, 5]
-    policies = ["greedy"]
-
-    [tune]
-    option = "gunslinger_bonus"
-    range = [0, 1500]             # with step; or values = [0, 500, 1000]
-    step = 250
-    objective = "spread"          # or "win_rate", with bandit = "belle", target = 0.25 or "fair"
-    max_games = 64000             # per setting and value, at most
-    tolerance = 0.01              # values within 1 point of the best are as good
-    level = 0.95
+"""The balance search itself (the package docstring, coltsim.study.tune, says what it does):
+checking a search (:func:`make_search`), playing it round by round (:func:`run_search`,
+:func:`tune`) and reading tune files (:func:`load_tune`).
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import time
 from dataclasses import dataclass
@@ -56,20 +13,21 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import constants as K
-from ..analysis.stats import wilson_interval, z_value
-from ..analysis.tuning import (
+from ... import constants as K
+from ...analysis.stats import wilson_interval, z_value
+from .bootstrap import (
     BLOCK, OBJECTIVES, Estimate, Objective, RateSums, deal_table, deal_weights, elimination_z,
     estimate, within, worse_than,
 )
-from ..rules import Rules
-from ..runs.options import DEFAULT_CHUNK_SIZE, available_cores, check_games, check_seed
-from ..runs.options import check_storable, check_workers
-from ..runs.runner import simulate
-from ..setting import FieldError, Setting, make_setting
-from .experiment import Experiment, ExperimentError, parse_experiment, read_file, read_toml
-from .labels import setting_names
-from .report import formatting as fmt
+from ...rules import Rules
+from ...runs.fingerprint import fingerprint
+from ...runs.options import DEFAULT_CHUNK_SIZE, available_cores, check_games, check_seed
+from ...runs.options import check_storable, check_workers
+from ...runs.runner import simulate
+from ...setting import FieldError, Setting, make_setting
+from ..experiment import Experiment, ExperimentError, parse_experiment, read_file, read_toml
+from ..labels import setting_names
+from ..report import formatting as fmt
 
 TUNE_KEYS = ("option", "values", "range", "step", "objective", "bandit", "target", "max_games",
              "tolerance", "level")
@@ -214,7 +172,7 @@ def _objective(settings, kind, bandit, target) -> Objective:
 # --- the search ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TuneResult:
-    """What a search found (``coltsim.study.report.tune`` writes it up).
+    """What a search found (``coltsim.study.tune.report`` writes it up).
 
     ``table``: one row per value: ``value, games`` (per setting), ``objective, lo, hi``
     (bias-corrected, with its interval), ``raw`` (the plain estimate), ``vs_best, vs_best_lo,
@@ -243,6 +201,7 @@ class TuneResult:
     z: float
     seed: int
     warning: str | None
+    fingerprints: tuple = ()  # of each setting and value, from the first round's games
 
     @property
     def setting_names(self) -> list[str]:
@@ -310,6 +269,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
     played = np.zeros(len(search.values), np.int64)
     dropped_after: dict = {}
     first_plays: dict = {}  # (setting, value) -> the first round's play arrays
+    fingerprints = []  # (coltsim.runs.fingerprint) of every variant's first-round games
     rounds = []
     stopped = "the game cap (max_games) was reached"
     total_games = 0
@@ -330,6 +290,7 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
                 total_games += n
                 if r == 0:
                     first_plays[j, v] = tables[v].play
+                    fingerprints.append(_fingerprint(results, search.variants[j][v], seed, n))
             for first in range(0, n, BLOCK):
                 stop = min(n, first + BLOCK)
                 weights = deal_weights(seed, j, r, first, stop - first, REPS)
@@ -365,8 +326,16 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
                        "the best")
             break
     seconds = time.perf_counter() - start
-    return _result(search, parts, played, alive, dropped_after, first_plays, rounds, stopped,
-                   total_games, seconds, z, seed)
+    result = _result(search, parts, played, alive, dropped_after, first_plays, rounds, stopped,
+                     total_games, seconds, z, seed)
+    return dataclasses.replace(result, fingerprints=tuple(fingerprints))
+
+
+def _fingerprint(results, variant: Setting, seed: int, games: int) -> dict:
+    """The fingerprint of a variant's games, with what it plays (a search's manifest does not
+    list its variants)."""
+    record = fingerprint(results, variant.id, seed, variant.policies, games)
+    return {**record, "played": json.loads(json.dumps(variant.as_dict()))}
 
 
 def _bar(progress: bool, total: int, desc: str):

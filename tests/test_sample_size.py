@@ -1,4 +1,4 @@
-"""`coltsim plan`: sample sizes against statsmodels' closed forms and against simulation."""
+"""`coltsim sample-size`: sample sizes against statsmodels' closed forms and against simulation."""
 import math
 
 import numpy as np
@@ -12,7 +12,7 @@ from coltsim.cli import main
 from coltsim.runs.runner import simulate
 from coltsim.setting import make_setting
 from coltsim.study.experiment import loads_experiment
-from coltsim.study.plan import plan
+from coltsim.study.sample_size import sample_sizes
 
 proportion = pytest.importorskip("statsmodels.stats.proportion")
 smpower = pytest.importorskip("statsmodels.stats.power")
@@ -79,7 +79,7 @@ TWO = ('name = "two"\nseed = 4\ngames = 20000\n[sweep]\nplayers = [4]\npolicies 
 
 
 def test_plan_of_an_experiment():
-    p = plan(loads_experiment(TWO), half_width=0.01, difference=0.02)
+    p = sample_sizes(loads_experiment(TWO), half_width=0.01, difference=0.02)
     t = p.table.set_index(["question", "setting"])
     precision = t.loc[("precision", "printed rules")]
     assert precision["games_needed"] == P.games_for_precision(0.1875, 0.01, 2 / 3)
@@ -95,8 +95,8 @@ def test_a_pilot_measures_the_common_deals():
     """The same deals under both settings: the measured variance of a deal's difference is far
     below the independent bound, so the pilot plans fewer games."""
     e = loads_experiment(TWO)
-    assumed = plan(e).table.set_index("question")
-    piloted = plan(e, pilot=3000, workers=1).table.set_index("question")
+    assumed = sample_sizes(e).table.set_index("question")
+    piloted = sample_sizes(e, pilot=3000, workers=1).table.set_index("question")
     for question, below in (("change", 0.7), ("spread_change", 1.0)):  # a bandit, the spread
         assert piloted.loc[question, "games_needed"] < below * assumed.loc[question,
                                                                            "games_needed"]
@@ -108,20 +108,25 @@ def test_planned_games_give_the_precision_in_real_games():
     holds on average: a bandit that plays fewer games or wins more than its fair share gets a
     slightly wider interval)."""
     e = loads_experiment('name = "one"\nseed = 8\ngames = 10\n[sweep]\nplayers = [5]\n')
-    need = plan(e, half_width=0.02).table.set_index("question").loc["precision", "games_needed"]
+    need = sample_sizes(e, half_width=0.02).table.set_index("question").loc["precision", "games_needed"]
     r = simulate(e.settings[0], int(need), seed=8, workers=1, progress=False)
     rates = balance.win_rates(r)
     half = (rates["hi"] - rates["lo"]) / 2
     assert half.mean() == pytest.approx(0.02, rel=0.03) and half.max() <= 0.022
 
 
-def test_plan_command(capsys):
+def test_sample_size_command_and_its_old_name(capsys):
+    assert main(["sample-size", "experiments/quickstart.toml", "--half-width", "0.005"]) == 0
+    captured = capsys.readouterr()
+    assert "within ±0.5 points" in captured.out and "printed rules: 43,217 games" in captured.out
+    assert captured.err == ""
     assert main(["plan", "experiments/quickstart.toml", "--half-width", "0.005"]) == 0
-    out = capsys.readouterr().out
-    assert "within ±0.5 points" in out and "printed rules: 43,217 games" in out
-    assert main(["plan", "experiments/quickstart.toml", "--power", "2"]) == 2
+    old = capsys.readouterr()
+    assert old.out == captured.out
+    assert old.err == "coltsim plan is the old name of coltsim sample-size (it works the same)\n"
+    assert main(["sample-size", "experiments/quickstart.toml", "--power", "2"]) == 2
     assert "power: must be a number between 0 and 1" in capsys.readouterr().err
-    assert main(["plan", "--help"]) == 0
+    assert main(["sample-size", "--help"]) == 0
     out = capsys.readouterr().out
     for flag in ("--half-width", "--difference", "--power", "--alpha", "--pilot"):
         assert flag in out
@@ -156,7 +161,7 @@ def test_the_headline_numbers_variances_are_the_models_errors(players, lineup):
 
 def test_the_plan_sizes_the_headline_and_the_focus_bandit():
     e = loads_experiment('focus = "cheyenne"\n' + TWO)
-    t = plan(e, half_width=0.01, difference=0.02).table.set_index(["question", "setting"])
+    t = sample_sizes(e, half_width=0.01, difference=0.02).table.set_index(["question", "setting"])
     s = e.settings[0]
     spread = max(P.combination_variance(s, w) for w in P.spread_weights(s))
     assert t.loc[("spread", "printed rules"), "games_needed"] == P.games_for_precision(

@@ -1,16 +1,17 @@
-"""Tune the planner's weights by self-play, for the default rules or any other rule options.
+"""Tune the planner's weights (its parameters, not the rules: that is ``coltsim tune``) by
+self-play, for the default rules or any other rule options.
 
-    python benchmarks/tune_planner.py [--generations 50] [--games 600] [--players 4]
-                                      [--rules '{"gunslinger_bonus": 0}'] [--start weights.json]
-                                      [--out weights.json]
+    python benchmarks/tune_planner_weights.py [--generations 50] [--games 600] [--players 4]
+        [--rules '{"gunslinger_bonus": 0}'] [--start weights.json] [--out weights.json]
 
 An antithetic evolution strategy on common deals: each generation draws ``--pairs`` random
 directions in weight space (scaled per weight by ``SCALE``), plays the weights moved both ways
 along each, and steps along the directions that won more.  A candidate's score is its share of
 victories against three copies of the current weights plus its share against three greedy
-players, over the same ``--games`` deals (each deal once per seat rotation) for every candidate
-of a generation.  The output file holds the final weights by name (give them to the policy as
-``params={"planner": {...}}``), the rules they were tuned for, and the trajectory.  About 8 s
+players, over the same ``--games`` deals (each deal once per seat rotation: the one tournament,
+coltsim.runs.tournament) for every candidate of a generation.  The output file holds the final
+weights by name (give them to the policy as ``params={"planner": {...}}``), the rules they were
+tuned for, and the trajectory.  About 8 s
 per generation of 600 deals on one core; the bundled defaults (``planner.DEFAULT_WEIGHTS``) came
 from 170 generations at 4 players with the default rules.
 """
@@ -22,13 +23,10 @@ import time
 
 import numpy as np
 
-from coltsim.engine.scoring import RB_N, RB_WIN, RG_N, RG_N_WINNERS
 from coltsim.engine.state import N_PARAMS
-from coltsim.playout import batch_kernel, new_kernel_states
-from coltsim.policies import resolve_policies
 from coltsim.policies import planner as PL
 from coltsim.rules import Rules
-from coltsim.setting import check_rules
+from coltsim.runs.tournament import Seat, play_seats, play_table
 
 NAMES = PL.PARAM_NAMES
 # Step scale of each weight, and its bounds.
@@ -37,34 +35,20 @@ LOW = np.array([0, 0, 0, 0, 0.02, 0, -50, -20, -100, 0, -20, 0])
 HIGH = np.array([2, 2, 1, 300, 3, 1, 400, 200, 400, 400, 100, 1])
 
 
-def _row(weights) -> np.ndarray:
+def planner_seat(weights) -> Seat:
+    """The planner with ``weights`` (its first parameters; the rest of its row 0)."""
     row = np.zeros(N_PARAMS)
     row[:len(weights)] = weights
-    return row
+    return Seat("planner", tuple(float(x) for x in row))
 
 
-def shares(first: np.ndarray, others: str | np.ndarray, games: int, seed: int, players: int,
-           opts: np.ndarray) -> np.ndarray:
-    """Victory share per deal of weights ``first`` in one seat against ``others`` in every
-    other seat (weights, or a built-in policy name), each deal played in every seat rotation
-    (the batch kernel directly: every seat has its own parameter row)."""
-    n_bandits = players * (2 if players == 2 else 1)
-    lineups = np.full((1, n_bandits), -1, np.int64)
-    total = np.zeros(games)
-    for r in range(players):  # the candidate in seat r
-        names = ["planner" if not isinstance(others, str) else others] * players
-        names[r] = "planner"
-        seats = resolve_policies(players, names)
-        params = seats.params.copy()
-        if not isinstance(others, str):
-            params[:] = _row(others)
-        params[r] = _row(first)
-        out_b = np.zeros((games, n_bandits, RB_N), np.int32)
-        out_g = np.zeros((games, RG_N), np.int32)
-        batch_kernel(seats.choosers)(new_kernel_states(), seed, 0, lineups, seats.seat_policy,
-                                     params, seats.nets, opts, out_b, out_g)
-        total += out_b[:, r, RB_WIN] / np.maximum(out_g[:, RG_N_WINNERS], 1)
-    return total / players
+def share(first: np.ndarray, others, games: int, seed: int, players: int, rules: Rules) -> float:
+    """Victory share of weights ``first`` in one seat against ``others`` in every other seat
+    (weights, or a built-in policy name), each deal played in every seat rotation: the one
+    tournament (coltsim.runs.tournament), every seat with its own parameter row."""
+    me = planner_seat(first)
+    them = others if isinstance(others, str) else planner_seat(others)
+    return play_table([me] + [them] * (players - 1), games, seed, play_seats(rules))[me].share
 
 
 def main(argv=None) -> None:
@@ -80,7 +64,6 @@ def main(argv=None) -> None:
     parser.add_argument("--out", default="planner_weights.json")
     args = parser.parse_args(argv)
     rules = Rules.from_dict(json.loads(args.rules))
-    opts = check_rules(rules, args.players).to_array()
     theta = PL.DEFAULT_WEIGHTS[:len(NAMES)].copy()
     if args.start:
         start = json.loads(open(args.start).read())["weights"]
@@ -95,9 +78,9 @@ def main(argv=None) -> None:
         for k, d in enumerate(directions):
             for j, sign in enumerate((1, -1)):
                 cand = np.clip(theta + sign * args.sigma * d * SCALE, LOW, HIGH)
-                score[k, j] = (shares(cand, theta, args.games, seed, args.players, opts).mean()
-                               + shares(cand, "greedy", args.games, seed + 1, args.players,
-                                        opts).mean())
+                score[k, j] = (share(cand, theta, args.games, seed, args.players, rules)
+                               + share(cand, "greedy", args.games, seed + 1, args.players,
+                                       rules))
         grad = ((score[:, 0] - score[:, 1])[:, None] * directions).sum(axis=0)
         grad /= 2 * args.pairs * args.sigma
         # A step of at most 0.3 sigma along the best-estimated weight, smaller when unsure.
