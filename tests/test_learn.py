@@ -51,7 +51,7 @@ def test_a_packed_perceptron_gives_scikit_learns_prediction_in_the_kernel():
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     for hidden in ((16,), (16, 8)):
-        model = MLPRegressor(hidden, max_iter=50, random_state=0).fit((x - mean) / scale, t)
+        model = MLPRegressor(hidden_layer_sizes=hidden, max_iter=50, random_state=0).fit((x - mean) / scale, t)
         net = pack(list(zip(model.coefs_, model.intercepts_)), [1.0], mean, scale)
         expected = model.predict((x - mean) / scale)
         # every option reached from the first by the inputs that differ, as in one decision

@@ -42,10 +42,12 @@ class TrainConfig:
         check_count(self.report_deals, "report_deals", 1_000_000)
         if self.match_deals < 2 or self.report_deals < 2:
             raise FieldError("match_deals", "a match needs at least 2 deals for an interval")
-        for name, lo in (("share", 0.0), ("explore", -1e-12)):
+        for name, zero in (("share", False), ("explore", True)):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo < v <= 1:
-                raise FieldError(name, f"must be a number in ({max(lo, 0):g}, 1], got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
+                    0 <= v <= 1 if zero else 0 < v <= 1):
+                interval = "[0, 1]" if zero else "(0, 1]"
+                raise FieldError(name, f"must be a number in {interval}, got {v!r}")
         if isinstance(self.margin, bool) or not isinstance(self.margin, (int, float)) \
                 or not 0 <= self.margin <= 10:
             raise FieldError("margin", f"must be a number from 0 to 10, got {self.margin!r}")
@@ -53,10 +55,10 @@ class TrainConfig:
             raise FieldError("start", f"unknown policy {self.start!r}; allowed: "
                                       f"{', '.join(START_POLICIES)}")
         hidden = tuple(self.hidden)
-        if not 1 <= len(hidden) <= 2 or not all(isinstance(h, int) and 1 <= h <= MAX_HIDDEN
-                                                 for h in hidden):
-            raise FieldError("hidden", f"one or two hidden layers of 1 to {MAX_HIDDEN} units, "
-                                       f"got {self.hidden!r}")
+        if len(hidden) > 2 or not all(isinstance(h, int) and not isinstance(h, bool)
+                                      and 1 <= h <= MAX_HIDDEN for h in hidden):
+            raise FieldError("hidden", f"none (a linear value), one or two hidden layers of 1 "
+                                       f"to {MAX_HIDDEN} units, got {self.hidden!r}")
         if not isinstance(self.players, int) or not 3 <= self.players <= 6:
             raise FieldError("players", f"must be 3 to 6 (one bandit per player), got "
                                         f"{self.players!r}")

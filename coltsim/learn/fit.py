@@ -69,6 +69,15 @@ def _ridge(standard, t, rows, alpha):
     return coef[:-1], float(coef[-1])
 
 
+def split(meta: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The rows fitted and the rows held out (every position of one game in ``HELD_OUT``,
+    drawn by ``rng``; at most ``MAX_HELD_OUT_ROWS`` of them)."""
+    games = np.unique(meta[:, M_GAME])
+    held = rng.choice(games, size=max(1, len(games) // HELD_OUT), replace=False)
+    is_held = np.isin(meta[:, M_GAME], held)
+    return np.flatnonzero(~is_held), np.flatnonzero(is_held)[:MAX_HELD_OUT_ROWS]
+
+
 def targets(y: np.ndarray, margin: float) -> np.ndarray:
     """The target of each recorded row (module docstring)."""
     return y[:, Y_SHARE].astype(np.float64) + margin * y[:, Y_LEAD]
@@ -83,11 +92,7 @@ def fit(x: np.ndarray, meta: np.ndarray, y: np.ndarray, *, hidden=(), margin=0.2
     error."""
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
-    games = np.unique(meta[:, M_GAME])
-    held = rng.choice(games, size=max(1, len(games) // HELD_OUT), replace=False)
-    is_held = np.isin(meta[:, M_GAME], held)
-    train_rows = np.flatnonzero(~is_held)
-    held_rows = np.flatnonzero(is_held)[:MAX_HELD_OUT_ROWS]
+    train_rows, held_rows = split(meta, rng)
     if len(train_rows) < 2 or len(held_rows) < 2:
         raise FieldError("train", f"too few positions to fit a network ({len(x)} recorded): "
                                   "record more games")
@@ -134,4 +139,4 @@ def fit(x: np.ndarray, meta: np.ndarray, y: np.ndarray, *, hidden=(), margin=0.2
                      1.0 - mse / float(np.var(t_held)), time.perf_counter() - start)
 
 
-__all__ = ["FitResult", "fit", "targets"]
+__all__ = ["FitResult", "fit", "split", "targets"]

@@ -111,7 +111,10 @@ def play_chunk(job: TableJob, chunk: int, first: int, n: int):
     return chunk, first, n, None, (wins, data)
 
 
-class _Trainer:
+class Trainer:
+    """The steps of a training (train), each on its folder; ``match`` also serves without one
+    (benchmarks/learning_curves.py)."""
+
     def __init__(self, config: TrainConfig, folder: Folder, workers, backend, scheduler,
                  progress, say):
         self.c = config
@@ -156,22 +159,21 @@ class _Trainer:
                             done_one)
 
     # --- the steps ----------------------------------------------------------------------------
-    def record(self, k: int, player: str, net) -> list[str]:
-        """Iteration ``k``'s games (its chunk files, written as they finish): their names."""
+    def record(self, k: int, player: str, net) -> None:
+        """Play iteration ``k``'s games into its chunk files (each written as it finishes; the
+        chunks already verified are not played again)."""
         f = self.folder
 
-        def name(c):
-            return f"iter-{k:02d}/chunk-{c:05d}.npz"
-        chunks = -(-self.c.games // CHUNK)
-        done = {c for c in range(chunks) if f.verified(name(c))}
+        names = chunk_names(k, self.c.games)
+        done = {c for c, name in enumerate(names) if f.verified(name)}
 
         def save(chunk, lo, n, result):
-            f.write(name(chunk), result[1])
+            f.claim()  # (once a chunk is played: a start that fails claims nothing)
+            f.write(names[chunk], result[1])
 
         job = self.job(player, [net] * self.c.players, self.c.share)
         self.play(job, self.c.games, (k - 1) * self.c.games, f"iteration {k}: playing", save,
                   done)
-        return [name(c) for c in range(chunks)]
 
     def load(self, names: list[str]):
         parts = [np.load(io.BytesIO(self.folder.read(n))) for n in names]
@@ -230,7 +232,7 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
         raise FieldError("start", "learned has no shipped network to start from; start with "
                                   "planner")
     with Folder(path, "training", identity=config.identity(), claim=False) as f:
-        t = _Trainer(config, f, workers, backend, scheduler, progress, say)
+        t = Trainer(config, f, workers, backend, scheduler, progress, say)
         select_seed, report_seed = config.seed + 1, config.seed + 2
         history = []
         net = None  # the iteration's player: None plays the start policy
@@ -239,10 +241,9 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
             player = config.start if net is None else "learned"
             if net is None and config.start == "learned":
                 net = shipped_net()
-            names = t.record(k, player, net)
-            f.claim()  # (once games have been played: the configuration runs)
+            t.record(k, player, net)
             window = [n for j in range(max(1, k - config.window + 1), k + 1)
-                      for n in _chunk_names(f, j)]
+                      for n in chunk_names(j, config.games)]
             new, fitted = t.fitted(k, window)
             result = _load_or(f, f"iter-{k:02d}/match.json", lambda: {
                 "predecessor": t.match(new, player if net is None else net, select_seed,
@@ -260,7 +261,6 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
                 stopped = True
                 break
             net = new
-            del names
         best = max(history, key=lambda h: h["planner"]["share"])
         best_net = _iteration_net(f, best["iteration"])
         reported = _load_or(f, f"report-{best['iteration']:02d}.json", lambda: t.match(
@@ -276,15 +276,17 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
                  "reported_on": {"seed": report_seed, "deals": config.report_deals}}
         weights = path / "weights.npz"
         save_net(weights, best_net, about)
-        load_net(weights)  # (what a user will load)
+        about = load_net(weights)[1]  # (what a user will load: checked, with its hash)
     say(f"chosen: iteration {best['iteration']}, {_share(reported)} against three planners "
         f"on {config.report_deals:,} deals it was not chosen on; to play it, in an experiment "
         f"file: [policy_params.learned] weights = \"{weights}\"")
     return about
 
 
-def _chunk_names(f: Folder, k: int) -> list[str]:
-    return [n for n in f.names(f"iter-{k:02d}/chunk-")]
+def chunk_names(k: int, games: int) -> list[str]:
+    """The chunk files of iteration ``k`` (``games`` games): only these are fitted, each
+    verified against the folder's manifest (a stray or copied file is not read)."""
+    return [f"iter-{k:02d}/chunk-{c:05d}.npz" for c in range(-(-games // CHUNK))]
 
 
 def _iteration_net(f: Folder, k: int) -> np.ndarray:
