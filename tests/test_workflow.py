@@ -195,9 +195,9 @@ def test_a_cache_folder_filled_by_older_sources_is_cleaned(tmp_path, monkeypatch
     for f in (stale, fresh):
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_bytes(b"machine code")
-    digests = dict(closure_hashes(), **{"policies/learned.py": "an older closure"})
+    digests = dict(closure_hashes(), **{"policies/learned.py": "an-older-closure"})
     (tmp_path / "coltsim-closures.txt").write_text("".join(f"{m} {d}\n"
                                                          for m, d in digests.items()))
     _jit._drop_stale_cache()
     assert not stale.exists() and fresh.exists()
-    assert "an older closure" not in (tmp_path / "coltsim-closures.txt").read_text()
+    assert "an-older-closure" not in (tmp_path / "coltsim-closures.txt").read_text()
