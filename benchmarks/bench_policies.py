@@ -1,13 +1,16 @@
-"""Speed of the policies, on one thread.
+"""Speed of the policies, on one thread, beside the reference game on one thread.
 
-    python benchmarks/bench_policies.py [--games N] [--rollout-games N]
+    python benchmarks/bench_policies.py [--games N] [--learned-games N] [--rollout-games N]
                                         [--ismcts-budgets B ...] [--json]
 
 Prints games per second of 4-player games with every seat ``random``, every seat ``greedy``
-(and one greedy among three random) and every seat ``planner``, decisions per second of
-``rollout`` at its default budget and of ``ismcts`` at each budget of ``--ismcts-budgets`` (one
-searching seat against three greedy), and the one-off compile time of a kernel specialised on a
-user policy.
+(and one greedy among three random), every seat ``planner`` and every seat ``learned``,
+decisions per second of ``rollout`` at its default budget and of ``ismcts`` at each budget of
+``--ismcts-budgets`` (one searching seat against three greedy), and the one-off compile time of a
+kernel specialised on a user policy.  The reference game (benchmarks/reference.py) runs on one
+of numba's threads before and after, and every rate is also given as a ratio to the mean of its
+two rates, the compile as a ratio to the mean of its two compiles (``*_ratio``): the figures to
+compare between machines.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import time
 
 import numba
 import numpy as np
+import reference  # benchmarks/reference.py (the script's folder is on the path)
 
 from coltsim.engine.flow import advance, apply
 from coltsim.engine.scoring import RB_N, RG_N
@@ -102,11 +106,13 @@ def user_compile_seconds():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--learned-games", type=int, default=2_000)
     parser.add_argument("--rollout-games", type=int, default=10)
     parser.add_argument("--ismcts-budgets", type=int, nargs="*", default=[32, 64, 128, 512])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
+    before = reference.measure(200_000, threads=1)
     result = {
         "players": PLAYERS,
         "random_games_per_second": games_per_second("random", args.games),
@@ -114,6 +120,7 @@ def main(argv=None):
         "greedy_vs_3_random_games_per_second": games_per_second(
             ["greedy", "random", "random", "random"], args.games),
         "planner_games_per_second": games_per_second("planner", args.games),
+        "learned_games_per_second": games_per_second("learned", args.learned_games),
         "rollout_budget": DEFAULT_BUDGET,
     }
     dps, spg = search_decisions_per_second("rollout", {}, args.rollout_games)
@@ -125,12 +132,25 @@ def main(argv=None):
         result[f"ismcts_{budget}_decisions_per_second"] = dps
         result[f"ismcts_{budget}_seconds_per_game"] = spg
     result["user_policy_compile_seconds"] = user_compile_seconds()
+    after = reference.measure(200_000, threads=1)
+    if before is not None:
+        ref = (before["games_per_second"] + after["games_per_second"]) / 2
+        result["reference_games_per_second_one_thread"] = [before["games_per_second"],
+                                                           after["games_per_second"]]
+        for key in [k for k in result if k.endswith("_per_second")]:
+            result[key.replace("_per_second", "_ratio")] = result[key] / ref
+        compiles = [before["compile_seconds"], after["compile_seconds"]]
+        result["reference_compile_seconds"] = compiles
+        result["user_policy_compile_ratio"] = result["user_policy_compile_seconds"] / (
+            sum(compiles) / 2)
     if args.json:
         print(json.dumps(result))
     else:
         for k, v in result.items():
             print(f"{k:40s} {v:,.3g}" if isinstance(v, float) and v < 10 else
                   f"{k:40s} {v:,.1f}" if isinstance(v, float) else f"{k:40s} {v}")
+        if before is None:
+            print(f"(no reference game at {reference.SCRIPT}: no ratios)")
 
 
 if __name__ == "__main__":

@@ -1,66 +1,132 @@
-"""Compile time: the quickstart's first start with an empty numba cache, its start with the cache
-filled, and the reference game's compile, measured in one go, with their ratios.
+"""Compile time: what a first start compiles, part by part (the engine, each policy's chooser, a
+table's kernel), beside the reference game's compile measured in the same run; ``--record``
+writes it to ``coltsim/compile_times.json``, which the compile notice quotes.
 
-    python benchmarks/compile_time.py [--policies NAME ...] [--runs N] [--json]
+    python benchmarks/compile_time.py [--record] [--machine TEXT] [--cold NAME ...] [--json]
 
-For each policy (default: the quickstart's, coltsim.policies.DEFAULT, then ``random`` and
-``greedy``) a fresh Python process imports coltsim and plays a first game of a 4-player table
-with that policy in every seat, as ``coltsim run`` does before its progress bar: once with an
-empty ``NUMBA_CACHE_DIR`` (cold: the engine and the policy are compiled) and once more with the
-same folder (cached).  The reference game (benchmarks/reference.py) compiles on every run; it
-runs before and after, and the ratios are to the mean of its two compile times.  The cold figure
-of each part is what ``coltsim._jit.COMPILE_SECONDS`` quotes in the compile notice.  Not a test:
-run it by hand on a quiet machine.
+Each figure is a fresh Python process that imports coltsim and plays a first game of a 4-player
+table, as ``coltsim run`` does before its progress bar (coltsim.runs.bench.compile_seconds),
+minus the same start once its cache holds it.  The tables play, one after another in one empty
+``NUMBA_CACHE_DIR``, so that each compiles one new part and its kernel: random players (the
+engine), greedy (``weighted``), planner, learned, rollout and ismcts (their models, greedy, are
+compiled by then), and last a table of greedy beside random, whose parts are all compiled (the
+kernel alone).  Then each table of ``--cold`` (default: the planner, the quickstart's) starts
+from an empty cache, against what the notice estimates for it (coltsim._jit.compile_estimate:
+the sum of its parts).  The
+reference game (benchmarks/reference.py) compiles on every run; it runs before and after, and
+every part is recorded as a ratio to the mean of its two compiles.  Not a test: run it by hand,
+on a machine as quiet as you can find, and commit the file it writes.
 """
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
+import platform
 import tempfile
 
+import numba
 import reference  # benchmarks/reference.py (the script's folder is on the path)
 
-from coltsim.policies import DEFAULT
+from coltsim import _jit
 from coltsim.runs.bench import compile_seconds
+from coltsim.runs.options import available_cores
+
+# (table, the part its first start compiles beside its kernel), in the order they are played
+SEQUENCE = (("random", "engine"), ("greedy", "weighted"), ("planner", "planner"),
+            ("learned", "learned"), ("rollout", "rollout"), ("ismcts", "ismcts"),
+            (["greedy", "random", "random", "random"], "kernel"))
+MACHINE = "the project's 2-core machine"
 
 
-def measure(policies) -> dict:
+def measure(cold=("planner",)) -> dict:
+    load = [os.getloadavg()[0]]
     before = reference.measure(100_000)
-    rows = []
-    for policy in policies:
+    first, cached = {}, {}
+    with tempfile.TemporaryDirectory(prefix="coltsim-numba-") as cache:
+        for table, part in SEQUENCE:
+            first[part] = compile_seconds(4, table, cache)
+            cached[part] = compile_seconds(4, table, cache)
+    compiles = {part: first[part] - cached[part] for part in first}
+    seconds = {part: t - (compiles["kernel"] if part != "kernel" else 0.0)
+               for part, t in compiles.items()}
+    checks = {}
+    for table in cold:
         with tempfile.TemporaryDirectory(prefix="coltsim-numba-") as cache:
-            cold = compile_seconds(4, policy, cache)
-            cached = compile_seconds(4, policy, cache)
-        rows.append({"policy": policy, "cold_seconds": cold, "cached_seconds": cached})
+            start = compile_seconds(4, table, cache)
+            again = compile_seconds(4, table, cache)
+        checks[table] = {"cold_seconds": start - again, "start_seconds": start}
     after = reference.measure(100_000)
-    result = {"policies": rows}
+    load.append(os.getloadavg()[0])
+    result = {"command": "python benchmarks/compile_time.py --record",
+              "measured": datetime.date.today().isoformat(), "cores": available_cores(),
+              "numba": numba.__version__, "python": platform.python_version(),
+              "load_average": load, "seconds": seconds, "first_starts": first,
+              "cached_starts": cached, "checks": checks}
     if before is not None:
         ref = (before["compile_seconds"] + after["compile_seconds"]) / 2
-        result["reference_compile_seconds"] = [before["compile_seconds"],
-                                               after["compile_seconds"]]
-        for row in rows:
-            row["cold_ratio"] = row["cold_seconds"] / ref
+        result["reference_compiles"] = [before["compile_seconds"], after["compile_seconds"]]
+        result["reference_seconds"] = ref
+        result["ratios"] = {part: max(0.0, t) / ref for part, t in seconds.items()}
     return result
+
+
+def estimate(result: dict, table: str) -> float:
+    """What the notice estimates for a first start of ``table`` from an empty cache, by the
+    ratios of ``result``."""
+    parts = ["engine", {"greedy": "weighted"}.get(table, table), "kernel"]
+    if table in ("rollout", "ismcts"):
+        parts.append("weighted")
+    return _jit.compile_estimate(parts, result)
+
+
+def _rounded(x):
+    """Measured seconds and ratios at 3 decimals (more would be noise), in any nesting."""
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return round(x, 3) if isinstance(x, float) else x
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policies", nargs="*", default=[DEFAULT, "random", "greedy"])
-    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--record", action="store_true",
+                        help=f"write the ratios to {_jit.COMPILE_TIMES.name} (the notice's)")
+    parser.add_argument("--machine", default=MACHINE,
+                        help=f"the machine as the notice names it (default: {MACHINE!r})")
+    parser.add_argument("--cold", nargs="*", default=["planner"],
+                        help="tables started from an empty cache, against the estimate")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    for _ in range(args.runs):
-        r = measure(args.policies)
-        if args.json:
-            print(json.dumps(r))
-            continue
-        ref = r.get("reference_compile_seconds")
+    r = measure(args.cold)
+    if "ratios" in r:
+        for table, check in r["checks"].items():
+            check["estimate_seconds"] = estimate(r, table)
+    if args.json:
+        print(json.dumps(r))
+    else:
+        ref = r.get("reference_compiles")
         print("reference game compile: " + (f"{ref[0]:.1f} s and {ref[1]:.1f} s (before and "
-                                            "after)" if ref else "not found, no ratios"))
-        for row in r["policies"]:
-            ratio = f" = {row['cold_ratio']:.1f} x the reference" if ref else ""
-            print(f"  {row['policy']:10s} cold {row['cold_seconds']:5.1f} s{ratio}; "
-                  f"cached {row['cached_seconds']:.2f} s")
+                                            "after)" if ref else "not found, no ratios")
+              + f"; load average {r['load_average'][0]:.1f} and {r['load_average'][1]:.1f}")
+        for part, t in r["seconds"].items():
+            ratio = f" = {r['ratios'][part]:.2f} x the reference" if ref else ""
+            print(f"  {part:9s} {t:6.1f} s{ratio}  (first start {r['first_starts'][part]:.1f} "
+                  f"s, cached {r['cached_starts'][part]:.1f} s)")
+        for table, check in r["checks"].items():
+            said = f"; the notice estimates {check['estimate_seconds']:.0f} s" if ref else ""
+            print(f"  a first start of {table} from an empty cache: compiling "
+                  f"{check['cold_seconds']:.1f} s (start {check['start_seconds']:.1f} s){said}")
+    if args.record:
+        if "ratios" not in r:
+            raise SystemExit("no reference game: nothing to record (the ratios need it)")
+        record = {"machine": args.machine, **{k: _rounded(r[k]) for k in (
+            "command", "measured", "cores", "numba", "python", "load_average",
+            "reference_compiles", "reference_seconds", "ratios", "seconds", "checks")}}
+        _jit.COMPILE_TIMES.write_text(json.dumps(record, indent=2) + "\n")
+        print(f"recorded in {_jit.COMPILE_TIMES}")
 
 
 if __name__ == "__main__":

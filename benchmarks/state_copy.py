@@ -7,9 +7,12 @@ state and plays it out.  This times, on one thread:
 
 - one ``copy_state`` (one record assignment);
 - one playout from a copy of a game in the middle of round 2, with every seat random, and with
-  every seat greedy (the copy included).
+  every seat greedy (the copy included);
 
-Not a test: run it by hand on a quiet machine.
+beside one game of the reference game on one thread (benchmarks/reference.py, before and
+after: ``reference_game_us``), to which each is also given as a ratio.  Processor time of this
+thread, so another job on the machine changes it less than it changes the wall time.  Not a
+test: run it by hand on a quiet machine.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import json
 import time
 
 import numpy as np
+import reference  # benchmarks/reference.py (the script's folder is on the path)
 
 from coltsim._jit import njit
 from coltsim.engine.flow import advance, apply
@@ -74,6 +78,7 @@ def _playouts(states, n, greedy):
 
 
 def measure(copies: int = 2_000_000, playouts: int = 20_000) -> dict:
+    before = reference.measure(200_000, threads=1)
     states = alloc_states(3)
     init_table(states[0], PLAYERS, Rules().to_array(), np.zeros(PLAYERS, np.int64),
                np.zeros((PLAYERS, 1)))
@@ -88,6 +93,15 @@ def measure(copies: int = 2_000_000, playouts: int = 20_000) -> dict:
         t = time.thread_time()
         _playouts(states, playouts, greedy)
         result[f"playout_{name}_us"] = (time.thread_time() - t) / playouts * 1e6
+    after = reference.measure(200_000, threads=1)
+    if before is not None:
+        game_us = [1e6 / r["games_per_second"] for r in (before, after)]
+        result["reference_game_us"] = game_us
+        mean = sum(game_us) / 2
+        for key in ("copy_ns", "playout_random_us", "playout_greedy_us"):
+            scale = 1e-3 if key.endswith("_ns") else 1.0
+            result[key.replace("_us", "").replace("_ns", "") + "_ratio"] = \
+                result[key] * scale / mean
     return result
 
 
@@ -104,6 +118,12 @@ def main(argv=None) -> None:
         print(f"state: {r['state_bytes']:,} bytes; one copy: {r['copy_ns']:.0f} ns")
         print(f"playout from mid-round 2 (copy included): random {r['playout_random_us']:.1f} us,"
               f" greedy {r['playout_greedy_us']:.1f} us")
+        if "reference_game_us" in r:
+            ref = r["reference_game_us"]
+            print(f"reference game, one thread: {ref[0]:.2f} and {ref[1]:.2f} us a game (before "
+                  f"and after); ratios: copy {r['copy_ratio']:.3f}, random playout "
+                  f"{r['playout_random_ratio']:.2f}, greedy playout "
+                  f"{r['playout_greedy_ratio']:.2f}")
 
 
 if __name__ == "__main__":

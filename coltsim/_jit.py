@@ -20,14 +20,17 @@ Compiling is done once per machine, and only for what a run plays: the engine, a
 choosers of its table's policies (playout.py).  To say so before it happens, coltsim keeps its
 own record of the parts it has compiled from the current sources (``numba-compiled.txt`` beside
 the stamp; one line per part, sources and cache folder): :func:`announce_compile` names the parts
-not in it, with what they cost on the project's 2-core machine (``COMPILE_SECONDS``, measured by
-benchmarks/compile_time.py), and adds them once the block ends.  numba's files are never read
+not in it, with about how long they take (:func:`compile_estimate`, from what
+``benchmarks/compile_time.py --record`` measured on the project's machine: ``compile_times.json``,
+each part as a ratio to the reference game's compile measured in the same run), and adds them
+once the block ends.  numba's files are never read
 for this.  Where coltsim cannot write its ``__pycache__`` (a read-only install) it keeps no
 record and gives no notice.
 """
 import contextlib
 import functools
 import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -37,10 +40,10 @@ from ._sources import ROOT, closure_hashes
 
 _STAMP = ROOT / "__pycache__" / "numba-closures.txt"
 _COMPILED = ROOT / "__pycache__" / "numba-compiled.txt"
-# Seconds a first compile takes on the project's 2-core machine (benchmarks/compile_time.py): the
-# engine, each policy's chooser, and the kernel of a table (its loop, linked with its parts).
-COMPILE_SECONDS = {"engine": 16, "kernel": 3, "random": 0, "weighted": 4, "planner": 9, "learned": 6,
-                   "rollout": 4, "ismcts": 6}
+# What a first compile of each part took on the project's machine, as a ratio to the reference
+# game's compile there (benchmarks/compile_time.py --record writes it; it is data, not source: a
+# new measurement recompiles nothing).
+COMPILE_TIMES = ROOT / "compile_times.json"
 
 
 def _cache_folder(path):
@@ -120,19 +123,49 @@ def mark_compiled(part) -> None:
 _SAID = {"engine": "the engine", "weighted": "greedy"}  # a part as the notice names it
 
 
+@functools.lru_cache(maxsize=1)
+def compile_times() -> dict | None:
+    """``compile_times.json``: ``ratios`` (each part's first compile over the reference game's
+    compile), ``reference_seconds`` (that compile, measured beside them), ``machine``, how and
+    when it was measured; None when the file is missing or unreadable."""
+    try:
+        record = json.loads(COMPILE_TIMES.read_text())
+        return record if {"ratios", "reference_seconds", "machine"} <= set(record) else None
+    except (OSError, ValueError):
+        return None
+
+
+def compile_estimate(parts, record: dict | None = None) -> float | None:
+    """Seconds a first compile of ``parts`` (names: ``engine``, a policy's chooser, ``kernel``)
+    took on the project's machine, by ``record`` (default :func:`compile_times`): the sum of
+    the parts.  The engine compiles while other processes compile the policies
+    (playout.warm_up), but on two busy cores that gained little: a first start of the planner
+    from an empty cache took about the sum (``record["checks"]``, benchmarks/compile_time.py)."""
+    record = record or compile_times()
+    if record is None:
+        return None
+    return sum(record["ratios"].get(p, 0.0) for p in parts) * record["reference_seconds"]
+
+
 def compile_notice(parts: tuple) -> str | None:
     """What compiling ``parts`` ((name, modules): the engine, choosers, a kernel) would say, or
     None when coltsim's record has them all."""
     missing = [p for p in parts if not compiled(p)]
     if not missing:
         return None
-    names = [_SAID.get(n, n) for n in (name.split(" ")[0] for name, _ in missing)]
-    seconds = sum(COMPILE_SECONDS.get(name.split(" ")[0], COMPILE_SECONDS["kernel"])
-                  for name, _ in missing)
-    words = [p for p in dict.fromkeys(names) if p != "kernel"] or ["the kernel of this table"]
+    bare = [name.split(" ")[0] for name, _ in missing]
+    words = [p for p in dict.fromkeys(_SAID.get(n, n) for n in bare) if p != "kernel"] \
+        or ["the kernel of this table"]
     what = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    return (f"compiling {what} (once for this machine: about {seconds} s on the project's 2-core "
-            "machine)")
+    seconds = compile_estimate(bare)
+    when = "" if seconds is None else \
+        f": about {_rounded(seconds)} s on {compile_times()['machine']}"
+    return f"compiling {what} (once for this machine{when})"
+
+
+def _rounded(seconds: float) -> int:
+    """Seconds as an estimate says them: to the second under 20 s, else to 5 s."""
+    return max(1, round(seconds)) if seconds < 20 else 5 * round(seconds / 5)
 
 
 _say: list = []  # who announces compiles when the caller gives nobody (``announcing``)

@@ -90,6 +90,17 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="coltsim-watch-parent", daemon=True).start()
 
 
+_calls: list = []  # the helper threads of interruptible
+
+
+def call_left_running() -> bool:
+    """Whether a call of :func:`interruptible` is still running (the command was stopped while
+    it ran): Python's shutdown would then stop its thread inside compiled code or numba's
+    compiler, which can crash the process (a segfault after the one line), so the program ends
+    without it (coltsim.cli.program)."""
+    return any(t.is_alive() for t in _calls)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -116,6 +127,7 @@ def interruptible(call, *args):
             outcome["error"] = e
 
     helper = threading.Thread(target=target, name="coltsim-call", daemon=True)
+    _calls.append(helper)
     helper.start()
     while helper.is_alive():
         helper.join(WAIT_SECONDS)

@@ -5,7 +5,9 @@ Bad input gives a one-line error and exit status 2 (a usage mistake, a bad value
 locked or taken folder, a file that cannot be written, a Dask scheduler that does not answer);
 Ctrl-C gives one line and exit status 130, SIGTERM one line and 143 (a run's worker processes
 stopped, its finished chunks kept); a warning (a chunk recomputed, a stale lock taken over) is
-one line too, and a long value is shortened.  Only a bug of coltsim shows a traceback.
+one line too, and a long value is shortened.  A report that cannot be built from the games a
+run saved (a bug of coltsim: the games are kept) gives one line and exit status 1.  Only another
+bug of coltsim shows a traceback.
 """
 from __future__ import annotations
 
@@ -92,7 +94,7 @@ def _trace(args) -> None:
         if given:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
-        run = run_game(args.source, game, args.setting)
+        run = run_game(args.source, game, args.setting, _run_names(args.source))
         with _announcing(run.setting):
             lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
@@ -104,6 +106,24 @@ def _trace(args) -> None:
         Path(args.out).write_text(text.getvalue(), encoding="utf-8")
     else:
         sys.stdout.write(text.getvalue())
+
+
+def _run_names(source) -> dict | None:
+    """Setting id -> its name in the report of the run in ``source`` (a report folder names its
+    settings as its experiment does), or None when the folder cannot say."""
+    from .runs.storage import read_manifest
+    from .setting import played_settings
+    from .study.experiment import load_experiment
+    from .study.labels import run_names
+    from .traces.replay import run_folder
+
+    try:
+        folder = run_folder(source)
+        toml = Path(source) / "experiment.toml"
+        settings = played_settings(load_experiment(toml).settings) if toml.is_file() else None
+        return run_names(read_manifest(folder), settings)
+    except (ValueError, OSError, KeyError, TypeError):
+        return None  # a damaged folder or file: run_game says what is wrong with it
 
 
 def _show(args) -> None:
@@ -387,8 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="source", metavar="FOLDER",
                    help="replay a game of a saved run: a report folder (reports/NAME) or a "
                         "simulate --out folder; the setting and seed come from its manifest")
-    p.add_argument("--setting", help="with --from: the setting's id or label (default: the "
-                                     "run's only setting)")
+    p.add_argument("--setting", help="with --from: the setting's id, or its name in the report "
+                                     "(its label, e.g. 'printed rules'; default: the run's only "
+                                     "setting)")
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=_trace)
 
@@ -406,7 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     _setting_flags(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--setting-id", help="name of the setting (default: from its hash)")
-    p.add_argument("--chunk-size", type=int, help="games per file (default 50000)")
+    p.add_argument("--chunk-size", type=int, help="games per chunk, the work of one worker and "
+                                                  "one file (default: 16 chunks or more, of 500 "
+                                                  "to 50,000 games; resuming: the run's)")
     _workers_flags(p, "parallel workers (default: every core)")
     p.add_argument("--backend", default="loky", help="loky (processes), threading or dask")
     p.add_argument("--scheduler", help="Dask scheduler address tcp://HOST:PORT")
@@ -561,6 +584,14 @@ def main(argv=None) -> int:
         except ValueError as e:
             print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
             return 2
+        except RuntimeError as e:
+            # A report that cannot be built from saved games (a bug: the games are kept) is one
+            # line too; its class is looked up where it lives only once that module is loaded.
+            build = sys.modules.get("coltsim.study.report.build")
+            if build is None or not isinstance(e, build.ReportError):
+                raise
+            print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
+            return 1
         except BrokenPipeError:
             return 0
         except OSError as e:
@@ -577,12 +608,19 @@ def program() -> None:
     the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
     stopping its worker processes, well under a second).  Ctrl-C reaches the main process
     only (coltsim._process.leave_interrupts_to_main): it stops the workers."""
-    from ._process import leave_interrupts_to_main
+    import os
+
+    from ._process import call_left_running, leave_interrupts_to_main
 
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
     leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
-    sys.exit(main())
+    status = main()
+    if call_left_running():  # stopped inside a kernel or a compile: end without Python's shutdown
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

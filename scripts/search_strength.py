@@ -1,23 +1,30 @@
 """Strength of the search policies per budget: one searching player against three greedy players.
 
     python scripts/search_strength.py [--games N] [--seed S] [--budgets B ...]
-                                      [--rollout-budget B]
+                                      [--rollout-budget B] [--also NAME ...]
 
 4-player tables, seats rotated, identical deals (coltsim.runs.tournament): ``ismcts`` at each
-budget and ``rollout`` at one, each against three ``greedy`` players.  For every table it prints
-the searching player's victory share per seat with its 95% interval over deals, and its paired
-difference with the rollout table on the same deals (the deals and rotations are identical, so
-the difference is measured far more sharply than the two shares), and the wall time of the
-table (one thread).
+budget and ``rollout`` at one, each against three ``greedy`` players, then each policy of
+``--also`` (default ``planner`` and ``learned``, the fast players) the same way.  For every
+table it prints the player's victory share per seat with its 95% interval over deals, and its
+paired difference with the rollout table on the same deals (the deals and rotations are
+identical, so the difference is measured far more sharply than the two shares), and the wall
+time of the table (one thread), beside the reference game's games/s on one thread measured
+before and after (benchmarks/reference.py).
 """
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from coltsim.analysis.stats import paired_difference
 from coltsim.policies.catalog import param_vector
 from coltsim.runs.tournament import Seat, play_seats, play_table
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import reference  # noqa: E402  (benchmarks/reference.py: the reference game)
 
 
 def table(name: str, params: dict, games: int, seed: int):
@@ -36,20 +43,28 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budgets", type=int, nargs="*", default=[32, 64, 128, 512])
     parser.add_argument("--rollout-budget", type=int, default=64)
+    parser.add_argument("--also", nargs="*", default=["planner", "learned"],
+                        help="other policies against three greedy (default: planner learned)")
     args = parser.parse_args(argv)
     specs = [("rollout", {"budget": args.rollout_budget})]
     specs += [("ismcts", {"budget": b}) for b in args.budgets]
-    reference = None
+    specs += [(name, {}) for name in args.also]
+    before = reference.measure(200_000, threads=1)
+    baseline = None
     print(f"{'policy':10s} {'budget':>6s} {'win':>6s} {'95% interval':>15s} "
           f"{'- rollout':>10s} {'95% interval':>17s} {'seconds':>8s}")
     for name, params in specs:
         share, per_deal, seconds = table(name, params, args.games, args.seed)
-        if reference is None:
-            reference = per_deal
-        d = paired_difference(per_deal, reference)
-        print(f"{name:10s} {params['budget']:6d} {share.share:6.3f} "
+        if baseline is None:
+            baseline = per_deal
+        d = paired_difference(per_deal, baseline)
+        print(f"{name:10s} {params.get('budget', ''):>6} {share.share:6.3f} "
               f"[{share.lo:.3f}, {share.hi:.3f}] {d.estimate:+10.3f} "
               f"[{d.lo:+.3f}, {d.hi:+.3f}] {seconds:8.0f}", flush=True)
+    after = reference.measure(200_000, threads=1)
+    if before is not None:
+        print(f"reference game, one thread: {before['games_per_second']:,.0f} and "
+              f"{after['games_per_second']:,.0f} games/s (before and after)")
 
 
 if __name__ == "__main__":

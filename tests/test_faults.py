@@ -376,4 +376,5 @@ def test_a_long_search_answers_ctrl_c_within_a_second():
     said = err.when("interrupted", timeout=5)
     proc.wait(30)
     assert said is not None and said - sent < 1.0, err.text()
-    assert proc.returncode == 130 and _lines(err.text())[-1] == "coltsim trace: interrupted"
+    assert proc.returncode == 130 and _lines(err.text())[-1] == "coltsim trace: interrupted", \
+        (proc.returncode, err.text())

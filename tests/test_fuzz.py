@@ -13,7 +13,8 @@ that a valid input plays a few dozen games; among the invalid ones values nested
 nothing listens), then mutated (tokens dropped, repeated, swapped, replaced by garbage; TOML
 lines replaced, deleted, duplicated, truncated, broken bytes; trace lines replaced by deeply
 nested ones).  The fast tier tries 120 inputs, the slow tier 200 more with another seed; each
-prints its tally (``pytest -s`` shows it; ``SHOW_ERRORS`` prints every error line).
+prints its tally with ``pytest -v`` (never in the dots of ``-q``; ``SHOW_ERRORS`` prints every
+error line).
 """
 import json
 import random
@@ -399,7 +400,8 @@ def bench(tmp_path_factory):
     return Bench(tmp_path_factory.mktemp("fuzz"))
 
 
-def fuzz(bench, capsys, monkeypatch, seed: int, commands: int, tomls: int, traces: int) -> str:
+def fuzz(bench, capsys, monkeypatch, request, seed: int, commands: int, tomls: int,
+         traces: int) -> str:
     monkeypatch.chdir(bench.root)  # outputs given as relative paths stay in the test folder
     rng = random.Random(seed)
     f = Fuzz(bench, capsys)
@@ -410,16 +412,17 @@ def fuzz(bench, capsys, monkeypatch, seed: int, commands: int, tomls: int, trace
     for _ in range(traces):
         f.run(rng, ["show", "{trace}"])
     summary = f.report(f"seed {seed}")
-    with capsys.disabled():
-        print("\n" + summary)
+    if request.config.get_verbosity() > 0:
+        with capsys.disabled():
+            print("\n" + summary)
     return summary
 
 
-def test_fuzz_command_line_experiments_and_traces(bench, capsys, monkeypatch):
-    fuzz(bench, capsys, monkeypatch, seed=1, commands=60, tomls=35, traces=25)
+def test_fuzz_command_line_experiments_and_traces(bench, capsys, monkeypatch, request):
+    fuzz(bench, capsys, monkeypatch, request, seed=1, commands=60, tomls=35, traces=25)
 
 
 @pytest.mark.slow
-def test_fuzz_more(bench, capsys, monkeypatch):
+def test_fuzz_more(bench, capsys, monkeypatch, request):
     """(About a minute on 2 cores.)"""
-    fuzz(bench, capsys, monkeypatch, seed=2, commands=120, tomls=50, traces=30)
+    fuzz(bench, capsys, monkeypatch, request, seed=2, commands=120, tomls=50, traces=30)

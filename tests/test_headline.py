@@ -1,6 +1,8 @@
 """Reports answer the experiment's question: scenario experiments through ``coltsim run`` (the
 engine, the runner, the report) and the headline they write, mixed tables analysed per policy
 and played like a tournament, and conclusions checked against a ladder of policies."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -227,6 +229,15 @@ gunslinger_bonus = [1000, 0]
     assert set(h["robust"]) <= {headline.ROBUST, headline.DEPENDS, headline.INCONCLUSIVE}
     md = (out / "report.md").read_text()
     assert "two strongest policies of the ladder (random and weighted (fire 0.5))" in md
+    # each answer's verdict in plain words, naming the two policies it compares
+    strong = "weighted (fire 0.5) players"
+    words = {f"robust: the same with random and with {strong}",
+             f"depends on play strength: not the same with random and with {strong}",
+             f"not significant with random players nor with {strong}"}
+    sentences = [line for line in md.split("## Headline")[1].split("\n## ")[0].splitlines()
+                 if line.startswith("> ")]
+    said = re.findall(r"\[([^\[\]]+)\]", "\n".join(sentences))
+    assert said and set(said) <= words, said
 
 
 # --- a question about one bandit -----------------------------------------------------------------
@@ -290,3 +301,30 @@ def test_a_report_with_a_focus_names_the_bandit_first(tmp_path):
     assert h[h["kind"] != "policy"][["focus_effect", "focus_lo", "focus_hi"]].notna().all().all()
     table = next(b for b in report.headline if getattr(b, "name", "") == "headline")
     assert list(table.display.columns)[2] == "Cheyenne, pp (95% CI)"
+
+
+def test_the_headline_says_when_an_interval_and_its_corrected_test_disagree(tmp_path):
+    """Tuco's effect's 95% interval excludes 0 but its test, corrected for every test of the
+    report, is not significant: the headline says both in words, never a bare "not
+    significant" beside an interval that leaves 0 out."""
+    from coltsim.study.experiment import loads_experiment
+    from coltsim.study.report import build_report
+
+    base = synthetic_results((4,), 1500, seed=3, setting_prefix="base",
+                             bandit_edge={"tuco": 0.03})
+    half = synthetic_results((4,), 1500, seed=3, setting_prefix="half", gunslinger_bonus=500,
+                             bandit_edge={"tuco": 0.045})
+    experiment = loads_experiment('name = "t"\ngames = 1500\nfocus = "tuco"\nanalyses = '
+                                  '["balance"]\n[sweep]\nplayers = 4\n[sweep.rules]\n'
+                                  'gunslinger_bonus = [1000, 500]\n')
+    build_report(concat_results(base, half), experiment, tmp_path, dpi=20)
+    text = (tmp_path / "report.md").read_text().split("## Headline")[1].split("\n## ")[0]
+    said = re.findall(r"\(([-+][\d.]+) to ([-+][\d.]+)\), the interval excludes 0, but after "
+                      r"correcting for the (\d+) tests of this report \(Holm\) it is not "
+                      r"significant", text)
+    assert said, text
+    for lo, hi, tests in said:
+        assert float(lo) > 0 or float(hi) < 0
+        assert int(tests) > 2
+    for lo, hi in re.findall(r"\(([-+]?[\d.]+) to ([-+]?[\d.]+)\), not significant", text):
+        assert float(lo) <= 0 <= float(hi)

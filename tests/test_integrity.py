@@ -503,7 +503,7 @@ def test_a_lock_held_in_this_process_is_respected(tmp_path):
         with pytest.raises(FolderLocked, match="being written by another coltsim run "
                                                rf"\(process {os.getpid()} on host"):
             resume(tmp_path)
-    assert resume(tmp_path).chunks_run == 1
+    assert resume(tmp_path).games_run == GAMES
 
 
 def test_a_stale_lock_is_taken_over(tmp_path, baseline):

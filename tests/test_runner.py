@@ -131,11 +131,33 @@ def test_resume_after_a_run_that_raised(baseline, tmp_path, monkeypatch):
     assert_same(coltsim.load_results(tmp_path), baseline)
 
 
+def test_a_run_of_a_few_thousand_games_has_work_for_every_core(tmp_path):
+    """A setting's games are cut into 16 chunks or more (of 500 games or more) by default, so
+    that 3,000 games of a search are not one chunk, played by one worker while the others
+    wait; a chunk keeps at most 50,000 games in a worker's memory."""
+    from coltsim.runs.options import default_chunk_size
+
+    assert [default_chunk_size(n) for n in (40, 3000, 8000, 50_000, 10**9)] == [
+        500, 500, 500, 3125, 50_000]
+    r4 = make_setting(4, policies="random")
+    info = to_folder(tmp_path, 3000, r4, seed=7, workers=2)
+    assert (info.chunks, info.games_run) == (6, 3000)
+    assert coltsim.load_results(tmp_path).manifest["settings"][r4.id]["chunk_size"] == 500
+    assert simulate(3000, r4, seed=7, workers=2).manifest["settings"][r4.id]["chunk_size"] == 500
+    # Grown to 20,000 games, the 17,000 new ones are cut as a run of 20,000 would be (1,250 a
+    # chunk), not in 34 chunks of the first run's 500; the chunks held stay.
+    info = to_folder(tmp_path, 20_000, r4, seed=7, workers=2)
+    chunks = coltsim.load_results(tmp_path).manifest["settings"][r4.id]["chunks"]
+    sizes = sorted((r["first_game"], r["n_games"]) for r in chunks)
+    assert sizes[:6] == [(g, 500) for g in range(0, 3000, 500)]
+    assert sizes[6] == (3000, 750) and {n for g, n in sizes[7:]} == {1250}
+    assert info.chunks_run == len(chunks) - 6 == 14
+
+
 # --- manifest -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("change, field", [
     ({"seed": 8}, "seed"),
-    ({"chunk_size": 250}, "chunk_size"),
     ({"setting": make_setting(4, policies="weighted", rules={"neutral_bullets": -1},
                               setting_id="base")},
      "rules.neutral_bullets"),
@@ -155,7 +177,8 @@ def test_manifest_mismatch_is_refused(tmp_path, change, field):
 @pytest.mark.parametrize("chunk_size", [None, 700])
 def test_a_grown_run_holds_what_a_fresh_run_would(tmp_path, chunk_size):
     """2,000 games grown to 4,000 are the 4,000 games of a fresh run, row for row (the default
-    chunk size makes the first run one short chunk; 700 leaves a short chunk in the middle)."""
+    chunk size of the first run, 500, cuts the second run too; 700 leaves a short chunk in the
+    middle)."""
     grown, fresh = tmp_path / "grown", tmp_path / "fresh"
     to_folder(grown, 2000, seed=3, chunk_size=chunk_size, workers=2)
     info = to_folder(grown, 4000, seed=3, workers=2)

@@ -127,11 +127,30 @@ def test_trace_from_a_report_picks_a_setting_by_label(tmp_path, capsys):
     assert main(["run", str(toml), "--out", str(out), "--quiet", "--workers", "1"]) == 0
     assert main(["trace", "--from", str(out), "--game", "3"]) == 2
     err = capsys.readouterr().err
-    assert "name one with --setting" in err and "(no bonus)" in err
+    assert "name one with --setting (an id or a name)" in err and "('no bonus')" in err
     replayed, note = _trace(["--from", str(out), "--game", "3", "--setting", "no bonus"], capsys)
     direct, _ = _trace(["--players", "3", "--seed", "5", "--game", "3", "--rules",
                         '{"gunslinger_bonus": 0}'], capsys)
     assert replayed == direct and note == ""
+
+
+QUICKSTART = Path(__file__).parents[1] / "reports" / "quickstart"
+
+
+def test_trace_from_a_report_takes_the_name_the_report_gives_a_setting(capsys):
+    """The quickstart's one setting has no label of its own: its report names it "printed
+    rules", and so does --setting; an unknown name is refused listing ids and names."""
+    replayed, _ = _trace(["--from", str(QUICKSTART), "--game", "5", "--setting",
+                          "printed rules"], capsys)
+    direct, _ = _trace(["--players", "4", "--seed", "1", "--game", "5"], capsys)
+    assert replayed == direct and '"type": "setup"' in replayed
+    by_id, _ = _trace(["--from", str(QUICKSTART), "--game", "5", "--setting",
+                       "p4-planner-9a18e5"], capsys)
+    assert by_id == direct
+    assert main(["trace", "--from", str(QUICKSTART), "--setting", "printed"]) == 2
+    err = capsys.readouterr().err
+    assert "no setting 'printed' in" in err and \
+        "allowed (an id or a name): p4-planner-9a18e5 ('printed rules')" in err
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -197,3 +216,21 @@ def test_the_end_never_repeats_a_number(path):
     for s in bonus:
         assert f"(loot {dollars(s['loot'])} + Gunslinger {dollars(s['bonus'])})" in text
     assert "bullet card from" in text  # a shot says it gave a bullet card
+
+
+def test_the_end_names_how_a_tie_on_the_score_was_broken():
+    """Two players tied on the score get different ranks only by the tie-break (fewer bullet
+    cards received, RULES.md 9), and the end says so; as many bullet cards share the rank."""
+    lines = read_trace(GOLDEN[[p.stem for p in GOLDEN].index("p4_advanced_seed5")])
+    text = render(lines)
+    assert "rank 3 (tied on $500: ahead of Ghost on the tie-break, 3 bullet cards received " \
+           "against 8)" in text
+    assert "rank 4 (tied on $500: behind Doc on the tie-break, 8 bullet cards received " \
+           "against 3)" in text
+    end = lines[-1]
+    for s in end["scores"]:  # as many bullet cards: the same rank, named as shared
+        s["score"], s["bullets_received"], s["neutral_received"], s["rank"] = 900, 2, 0, 1
+        s["win"] = True
+    end["winners"] = [0, 1, 2, 3]
+    assert "rank 1, wins (shared) (tied on $900: sharing the rank with Tuco, Doc and Belle: " \
+           "as many bullet cards received)" in render(lines)

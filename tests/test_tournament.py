@@ -183,11 +183,13 @@ def test_the_bundled_ladder_file():
     e = coltsim.load_experiment(LADDER)
     assert e.name == "policy_ladder" and e.games >= 2000
     # every rung of coltsim.policies.LADDER against three of the rung below, then DEFAULT
-    # against three greedy players
+    # against three greedy players, then learned against three planners and three greedy
     names = [name for name, _ in POLICY_LADDER]
     tables = [list(s.policies) for s in e.settings]
-    assert tables[:-1] == [[upper] + [lower] * 3 for lower, upper in zip(names, names[1:])]
-    assert tables[-1] == [DEFAULT] + ["greedy"] * 3
+    rungs = len(names) - 1
+    assert tables[:rungs] == [[upper] + [lower] * 3 for lower, upper in zip(names, names[1:])]
+    assert tables[rungs:] == [[DEFAULT] + ["greedy"] * 3, ["learned"] + ["planner"] * 3,
+                              ["learned"] + ["greedy"] * 3]
     for s in e.settings:
         for name, params in POLICY_LADDER:
             if name in s.policies:

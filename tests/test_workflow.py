@@ -133,13 +133,33 @@ def test_a_precision_needs_no_game_count():
 
 
 # --- feedback -----------------------------------------------------------------------------------
+def test_the_compile_estimate_is_what_the_project_machine_measured():
+    """coltsim/compile_times.json (benchmarks/compile_time.py --record): each part a ratio to
+    the reference game's compile measured beside it; a first start costs the sum of its parts,
+    as the benchmark's first start from an empty cache measured (within a quarter)."""
+    record = _jit.compile_times()
+    assert record["machine"] == "the project's 2-core machine"
+    assert set(record["ratios"]) >= {"engine", "kernel", "weighted", "planner", "learned",
+                                     "rollout", "ismcts"}
+    assert 1 < record["reference_seconds"] < 60 and record["command"].startswith("python ")
+    fake = {"ratios": {"engine": 10, "kernel": 1, "planner": 4, "weighted": 2},
+            "reference_seconds": 2.0, "machine": "m"}
+    assert _jit.compile_estimate(["engine", "planner", "kernel"], fake) == 20 + 8 + 2
+    assert _jit.compile_estimate(["planner", "weighted", "kernel"], fake) == 8 + 4 + 2
+    check = record["checks"]["planner"]
+    measured = _jit.compile_estimate(["engine", "planner", "kernel"])
+    assert abs(measured - check["cold_seconds"]) < 0.25 * check["cold_seconds"]
+    assert [_jit._rounded(s) for s in (0.2, 7.4, 19.6, 81.2)] == [1, 7, 20, 80]
+
+
 def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
     """coltsim's own record of compiled kernels (not numba's files) decides the notice."""
     monkeypatch.setattr(_jit, "_COMPILED", tmp_path / "numba-compiled.txt")
     setting = coltsim.make_setting(4, policies="random")
     coltsim.simulate(setting, 10, workers=1)
-    notice = ("compiling the engine and random (once for this machine: about "
-              f"{_jit.COMPILE_SECONDS['engine'] + _jit.COMPILE_SECONDS['kernel']} s")
+    seconds = _jit.compile_estimate(["engine", "random", "kernel"])
+    notice = (f"compiling the engine and random (once for this machine: about "
+              f"{_jit._rounded(seconds)} s on the project's 2-core machine)")
     assert notice in capsys.readouterr().err
     assert (tmp_path / "numba-compiled.txt").read_text().splitlines()[0].startswith("engine|")
     coltsim.simulate(setting, 10, workers=1)

@@ -53,7 +53,7 @@ METRICS = {
     "margin": ("margin", "mean"),
     "fizzled": ("cards that did nothing", "ratio"),
 }
-COLUMNS = ["setting", "label", "players", "policy", "condition", "games"] + [
+COLUMNS = ["setting", "label", "players", "policy", "condition", "value", "games"] + [
     f"{m}{suffix}" for m in METRICS for suffix in ("", "_lo", "_hi")]
 CHANGE_COLUMNS = ["baseline", "setting", "baseline_label", "label", "players", "policy",
                   "condition", "quantity", "description", "n_pairs", "baseline_mean", "mean",
@@ -176,8 +176,9 @@ def quality(results, level: float = LEVEL, games: pd.DataFrame | None = None) ->
     Returns
     -------
     DataFrame
-        One row per setting: :data:`COLUMNS` (``<metric>``, ``<metric>_lo``,
-        ``<metric>_hi``; NaN where the players table cannot give the metric).
+        One row per setting: :data:`COLUMNS` (``value``: the sweep axis' value, NaN without an
+        axis, coltsim.analysis.design; ``<metric>``, ``<metric>_lo``, ``<metric>_hi``: NaN where
+        the players table cannot give the metric).
     """
     f = as_results(results)
     gq = game_quality(f) if games is None else games
@@ -187,7 +188,8 @@ def quality(results, level: float = LEVEL, games: pd.DataFrame | None = None) ->
         t = gq[np.isin(gq["setting"].astype(str), settings)]
         r = design.row(unit)
         row = {"setting": unit, "label": r["label"], "players": int(r["players"]),
-               "policy": r["policy"], "condition": r["condition_label"], "games": len(t)}
+               "policy": r["policy"], "condition": r["condition_label"], "value": r["value"],
+               "games": len(t)}
         for metric, (_, kind) in METRICS.items():
             row.update(zip((metric, f"{metric}_lo", f"{metric}_hi"), _interval(t, metric, kind,
                                                                                 level)))

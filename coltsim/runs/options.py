@@ -23,7 +23,13 @@ from ..setting import FieldError, Setting
 BACKENDS = ("loky", "threading", "dask")  # joblib processes, threads, a Dask cluster
 MAX_GAMES = 10**9  # per setting
 MAX_GAMES_IN_MEMORY = 10**7  # coltsim.simulate keeps every row in memory
+# A run's chunks by default: at least CHUNKS_WANTED of them, so that the games of one setting
+# keep every core of the machine busy to the end (a chunk is one worker's), of at least
+# MIN_CHUNK_SIZE games (a run grown from a small first one stays under MAX_CHUNKS) and at most
+# DEFAULT_CHUNK_SIZE (memory per worker).
 DEFAULT_CHUNK_SIZE = 50_000
+MIN_CHUNK_SIZE = 500
+CHUNKS_WANTED = 16
 MAX_CHUNK_SIZE = 10_000_000
 MAX_CHUNKS = 20_000  # per setting: the manifest records every chunk (a few MB)
 WORKERS_PER_CORE = 4  # the most local workers (processes or threads) per available core
@@ -65,6 +71,16 @@ def check_games_in_memory(games) -> int:
 def check_chunk_size(chunk_size) -> int | None:
     """Games per chunk; None: the default (or, resuming, the saved run's)."""
     return None if chunk_size is None else check_count(chunk_size, "chunk_size", MAX_CHUNK_SIZE)
+
+
+def default_chunk_size(games: int) -> int:
+    """The chunk size of a new run of ``games`` games: ``CHUNKS_WANTED`` chunks or more, each of
+    ``MIN_CHUNK_SIZE`` to ``DEFAULT_CHUNK_SIZE`` games (the chunking never changes a game).
+
+    >>> default_chunk_size(3_000), default_chunk_size(50_000), default_chunk_size(10**7)
+    (500, 3125, 50000)
+    """
+    return min(DEFAULT_CHUNK_SIZE, max(MIN_CHUNK_SIZE, -(-games // CHUNKS_WANTED)))
 
 
 def check_chunk_count(games: int, chunk_size: int) -> None:

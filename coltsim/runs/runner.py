@@ -44,8 +44,8 @@ from ..setting import FieldError, Setting, make_setting
 from . import chunk as C
 from . import load, storage
 from .options import (
-    DEFAULT_CHUNK_SIZE, available_cores, check_backend, check_chunk_size, check_folder,
-    check_games, check_games_in_memory, check_seed, check_storable, check_workers,
+    available_cores, check_backend, check_chunk_size, check_folder, check_games,
+    check_games_in_memory, check_seed, check_storable, check_workers, default_chunk_size,
 )
 
 
@@ -353,7 +353,8 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
     seed : int
         Master seed: game ``g`` depends only on (seed, g) and the setting.
     chunk_size : int, optional
-        Games per chunk (default 50,000).
+        Games per chunk (default: 16 chunks or more, of 500 to 50,000 games:
+        coltsim.runs.options.default_chunk_size).
     workers : int, optional
         Parallel workers (default: every available core; with Dask, every worker thread).
     backend : "loky" (processes, default), "threading" or "dask"
@@ -374,7 +375,7 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
     """
     run = _Run.make(setting, games, seed, chunk_size, workers, backend, scheduler, check,
                     in_memory=True)
-    chunk_size = run.chunk_size or DEFAULT_CHUNK_SIZE
+    chunk_size = run.chunk_size or default_chunk_size(run.games)
     collected: dict = {}
     run.play(run.job(None), storage.chunks_to_play(run.games, chunk_size, {}), progress,
              lambda c, first, n, tables: collected.__setitem__(first, tables))
@@ -422,7 +423,7 @@ def simulate_to_folder(setting: Setting, games: int, folder, *, seed: int = 0,
     job = run.job(out.path if run.backend != "dask" else None, out.token)
     with out:
         chunk_size = out.prepare(run.setting, run.seed, run.games, run.chunk_size,
-                                 manifest_header(), DEFAULT_CHUNK_SIZE)
+                                 manifest_header(), default_chunk_size(run.games))
         kept = out.kept(sid)
         todo = storage.chunks_to_play(run.games, chunk_size, kept)
 

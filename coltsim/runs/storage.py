@@ -410,9 +410,10 @@ class RunFolder(Folder):
     def prepare(self, setting: Setting, seed: int, games: int, chunk_size: int | None,
                 header: dict, default_chunk_size: int) -> int:
         """Record this run of ``setting`` (or check it against the run recorded); returns the
-        chunk size (the recorded run's when resuming without one).  Asking a recorded run for
-        more games grows it: the recorded chunks stay, and the games after them are planned
-        like any missing games.  A folder written by other versions or another engine, a
+        chunk size its missing games are cut by: ``chunk_size``, else the recorded run's when
+        finishing or repairing it, else ``default_chunk_size``.  Asking a recorded run for more
+        games grows it: the recorded chunks stay, and the games after them are planned like any
+        missing games (the chunking changes no game).  A folder written by other versions or another engine, a
         setting recorded with other arguments, or fewer games than recorded, is refused;
         whatever holds no finished chunk yet is simply replaced."""
         m = self.manifest or {"settings": {}}
@@ -424,15 +425,16 @@ class RunFolder(Folder):
         entry = m["settings"].get(setting.id)
         if entry is not None and not entry["chunks"]:
             entry = None  # nothing computed: the new arguments replace the old ones
-        if entry is not None and chunk_size is None:
-            chunk_size = entry["chunk_size"]
+        if entry is not None and chunk_size is None and games <= entry["games"]:
+            chunk_size = entry["chunk_size"]  # finishing or repairing: the run's own cut
+        # (new games are cut as a run of their number would be: the chunks held stay as they are)
         chunk_size = chunk_size or default_chunk_size
         check_chunk_count(games, chunk_size)
         new = manifest_entry(setting, seed, games, chunk_size)
         if entry is not None:
             # The label names the setting for people: a new one is recorded, not refused; more
             # games grow the run (games N .. M-1 of the same seed, planned by chunks_to_play).
-            ignored = ("label", "chunks", "games")
+            ignored = ("label", "chunks", "games", "chunk_size")
             diff = first_difference({k: v for k, v in entry.items() if k not in ignored},
                                     {k: v for k, v in new.items() if k not in ignored})
             if diff:

@@ -79,7 +79,7 @@ from ..rules import ABILITIES_OFF, option_names
 from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
-from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting
+from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting, played_settings
 
 ANALYSES = ("compare", "balance", "policies", "head_to_head", "quality", "gunslinger",
             "round_cards", "seats")
@@ -287,12 +287,34 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     if "compare" in analyses and "analyses" in data and len(settings) < 2:
         raise ExperimentError(f"{source}: analyses: \"compare\" needs at least two settings, "
                               "this experiment has one")
+    _analyses_apply(source, analyses, settings)
     return Experiment(name, description, seed, games, tuple(settings), analyses, correction,
                       Path(output), backend, scheduler, workers, source, text, ladder, precision,
                       max_games, focus)
 
 
 # --- pieces ----------------------------------------------------------------------------------
+def _analyses_apply(source, analyses: tuple, settings: list) -> None:
+    """An analysis asked for by name must have something to answer (coltsim.analysis.design):
+    a comparison two settings to compare, ``policies`` a table of different policies."""
+    if not {"compare", "policies"} & set(analyses):
+        return
+    from ..analysis.design import design_of  # (pandas: only for the analyses that need it)
+    from .labels import settings_table
+
+    design = design_of(settings_table(played_settings(settings)))
+    if "compare" in analyses and not design.pairs():
+        raise ExperimentError(
+            f"{source}: analyses: \"compare\" needs two settings that differ in rule options or "
+            "line-up at the same player count and policies; this experiment has none to "
+            "compare (list the analyses without it, or add such a setting)")
+    if "policies" in analyses and not design.tables():
+        raise ExperimentError(
+            f"{source}: analyses: \"policies\" needs a table of different policies (e.g. "
+            "policies = [\"rollout\", \"greedy\", \"greedy\", \"greedy\"]); every setting of this "
+            "experiment seats one policy")
+
+
 def _checked(source: str, check, *args):
     """``check(*args)``, with its FieldError as an ExperimentError naming the file."""
     try:

@@ -8,7 +8,7 @@ from ..runs.load import settings_frame
 from ..runs.storage import manifest_entry
 from ..words import card_label
 
-__all__ = ["card_label", "setting_names", "settings_table"]
+__all__ = ["card_label", "run_names", "setting_names", "settings_table"]
 
 
 def settings_table(settings) -> pd.DataFrame:
@@ -24,3 +24,13 @@ def setting_names(settings) -> list[str]:
     design = design_of(settings_table(settings))
     labels = dict(zip(design.settings["setting"], design.settings["label"]))
     return [labels.get(s.id, s.id) for s in settings]
+
+
+def run_names(manifest: dict, settings=None) -> dict:
+    """Setting id -> its name for people, for every setting a run's manifest records, as the
+    report of ``settings`` (an experiment's :class:`~coltsim.setting.Setting` objects; default:
+    the manifest's settings) names them."""
+    if settings is not None:
+        return dict(zip((s.id for s in settings), setting_names(settings)))
+    design = design_of(settings_frame(manifest))
+    return dict(zip(design.settings["setting"], design.settings["label"]))

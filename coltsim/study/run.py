@@ -41,6 +41,7 @@ from .experiment import Experiment, load_experiment
 from .folder import Owner, report_folder
 from .labels import setting_names
 from .report import Report, build_report
+from .report.build import ReportError, kept_games, report_step
 from .report.formatting import points
 
 
@@ -60,12 +61,15 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
     played = played_settings(e.settings)
     with report_folder(out, Owner("run", e.name, {s.id: e.seed for s in played}), replace):
         data = out / REPORT_DATA
-        if e.precision is None:
-            play_settings(e, played, e.games, data, progress=not quiet)
-        else:
-            grow_to_precision(e, played, data, quiet=quiet)
-        report = build_report(load_results(data, settings=[s.id for s in played]), e, out)
-        DONE.set()  # written: a Ctrl-C now cannot make it an interrupted run
+        try:
+            if e.precision is None:
+                play_settings(e, played, e.games, data, progress=not quiet)
+            else:
+                grow_to_precision(e, played, data, quiet=quiet)
+            report = build_report(load_results(data, settings=[s.id for s in played]), e, out)
+            DONE.set()  # written: a Ctrl-C now cannot make it an interrupted run
+        except ReportError as error:  # a bug of coltsim, after the games were saved
+            raise kept_games(error, data, out) from error
     print(f"report: {out / 'report.md'}", file=sys.stderr)  # even quiet: where it is
     return report
 
@@ -116,7 +120,8 @@ def grow_to_precision(e: Experiment, played: list, data: Path, quiet: bool = Fal
         r = len(rounds) + 1
         play_settings(e, played, games, data, progress=not quiet,
                       title=f"{e.name}, round {r} (precision ±{points(e.precision, 2)} points)")
-        widths = interval_precision(load_results(data, settings=ids), e.ladder)
+        with report_step(f"the precision of round {r}"):
+            widths = interval_precision(load_results(data, settings=ids), e.ladder)
         if not len(widths):
             say(f"round {r}: the results give no win-rate interval to narrow")
             rounds.append({"games": games, "half_width": float("nan"), "widest": ""})

@@ -38,25 +38,31 @@ def run_folder(folder) -> Path:
                              f"{storage.MANIFEST}): not a coltsim run or report folder")
 
 
-def run_game(folder, game: int, setting: str | None = None) -> RunGame:
-    """Game ``game`` of the run in ``folder``; ``setting`` (an id or a label) picks one of
-    several settings.  Every problem is a :class:`~coltsim.setting.FieldError`."""
+def run_game(folder, game: int, setting: str | None = None,
+             names: dict | None = None) -> RunGame:
+    """Game ``game`` of the run in ``folder``; ``setting`` (an id, a label, or a name of
+    ``names``: setting id -> its name in the report) picks one of several settings.  Every
+    problem is a :class:`~coltsim.setting.FieldError`."""
     folder = run_folder(folder)
     manifest = storage.read_manifest(folder)
     entries = manifest.get("settings") if isinstance(manifest, dict) else None
     if not isinstance(entries, dict) or not entries:
         raise FieldError("from", f"{folder / storage.MANIFEST} lists no settings")
-    names = {sid: e.get("label") for sid, e in entries.items()}
-    choices = ", ".join(sid + (f" ({label})" if label else "") for sid, label in names.items())
+    known = {sid: [n for n in dict.fromkeys((e.get("label"), (names or {}).get(sid))) if n]
+             for sid, e in entries.items()}
+    choices = ", ".join(sid + (f" ({' or '.join(repr(n) for n in ns)})" if ns else "")
+                        for sid, ns in known.items())
     if setting is None:
         if len(entries) > 1:
             raise FieldError("setting", f"the run holds {len(entries)} settings; name one with "
-                                        f"--setting: {choices}")
+                                        f"--setting (an id or a name): {choices}")
         sid = next(iter(entries))
     else:
-        matches = [sid for sid, label in names.items() if setting in (sid, label)]
-        if not matches:
-            raise FieldError("setting", f"no setting {setting!r} in {folder}; allowed: {choices}")
+        matches = [sid for sid, ns in known.items() if setting == sid or setting in ns]
+        if len(matches) != 1:
+            what = "no setting" if not matches else f"{len(matches)} settings are named"
+            raise FieldError("setting", f"{what} {setting!r} in {folder}; allowed (an id or a "
+                                        f"name): {choices}")
         sid = matches[0]
     entry = entries[sid]
     games = entry.get("games", 0)
@@ -78,9 +84,11 @@ def check_against_run(run: RunGame, end: dict) -> str | None:
     import pyarrow.parquet as pq
 
     entry = storage.read_manifest(run.folder)["settings"][run.setting.id]
-    path = storage.chunk_path(run.folder, storage.PLAYERS, run.setting.id,
-                              run.game // entry["chunk_size"])
-    if not path.exists():
+    held = [r["chunk"] for r in entry["chunks"]
+            if r["first_game"] <= run.game < r["first_game"] + r["n_games"]]
+    path = storage.chunk_path(run.folder, storage.PLAYERS, run.setting.id, held[0]) \
+        if held else None
+    if path is None or not path.exists():
         return (f"the run's data for game {run.game} are not in {run.folder}: the replay is not "
                 "checked against it")
     table = pq.read_table(path, columns=["game", "bandit_index", "score", "win"])

@@ -289,19 +289,53 @@ def _end(line: dict, game: _Game) -> list[str]:
         by_team: dict = {}
         for s in line["scores"]:
             by_team.setdefault(s["team"], []).append(s)
+        received = {t: sum(_received(s) for s in ss) for t, ss in by_team.items()}
+        teams = [(game.player(t["team"]), t["score"], t["rank"], received[t["team"]])
+                 for t in line["teams"]]
         for t in sorted(line["teams"], key=lambda t: (t["rank"], t["team"])):
             parts = ", ".join(f"{game.bandit(s['bandit'])} {dollars(s['loot'])}"
                               for s in by_team[t["team"]])
+            me = (game.player(t["team"]), t["score"], t["rank"], received[t["team"]])
             out.append(f"  {game.player(t['team'])}: {dollars(t['score'])} ({parts}), "
-                       f"rank {t['rank']}{', wins' + shared if t['win'] else ''}")
+                       f"rank {t['rank']}{', wins' + shared if t['win'] else ''}"
+                       + _tie(me, teams))
         return out
     width = max(len(n) for n in game.bandits)
+    players = [(game.bandit(s["bandit"]), s["score"], s["rank"], _received(s))
+               for s in line["scores"]]
     for s in sorted(line["scores"], key=lambda s: (s["rank"], s["bandit"])):
         how = f" (loot {dollars(s['loot'])} + Gunslinger {dollars(s['bonus'])})" \
             if s["gunslinger"] and s["bonus"] else " in loot"
+        me = (game.bandit(s["bandit"]), s["score"], s["rank"], _received(s))
         out.append(f"  {game.bandit(s['bandit']).ljust(width)}  {dollars(s['score'])}{how}, "
-                   f"rank {s['rank']}{', wins' + shared if s['win'] else ''}")
+                   f"rank {s['rank']}{', wins' + shared if s['win'] else ''}" + _tie(me, players))
     return out
+
+
+def _received(score: dict) -> int:
+    """The bullet cards a bandit received, from bandits and neutral: the tie-break's count."""
+    return score["bullets_received"] + score.get("neutral_received", 0)
+
+
+def _tie(me: tuple, everybody: list) -> str:
+    """How a tie on the score was broken (RULES.md 9: fewer bullet cards received rank first;
+    as many share the rank), for ``me`` among ``everybody``: each (name, score, rank, bullet
+    cards received)."""
+    name, score, rank, received = me
+    others = [o for o in everybody if o[1] == score and o[0] != name]
+    if not others:
+        return ""
+    parts = []
+    for word, group in (("behind", [o for o in others if o[2] < rank]),
+                        ("ahead of", [o for o in others if o[2] > rank])):
+        if group:
+            parts.append(f"{word} {_join([o[0] for o in group])} on the tie-break, "
+                         f"{plural(received, 'bullet card')} received against "
+                         f"{_join([str(o[3]) for o in group])}")
+    same = [o[0] for o in others if o[2] == rank]
+    if same:
+        parts.append(f"sharing the rank with {_join(same)}: as many bullet cards received")
+    return f" (tied on {dollars(score)}: " + "; ".join(parts) + ")"
 
 
 def render(lines: list[dict], every_card: bool = False) -> str:

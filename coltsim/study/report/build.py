@@ -18,7 +18,10 @@ figures and tables that this one does not have are removed)::
 """
 from __future__ import annotations
 
+import contextlib
+import traceback
 from pathlib import Path
+from types import SimpleNamespace
 
 from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
@@ -82,25 +85,32 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
 
     ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses,
                   focus=experiment.focus if experiment else ())
-    for a in analyses:
-        sections.BY_ANALYSIS[a].analyse(ctx)
-    sections.headline.analyse(ctx)
-    ctx.family.adjust()
-    headline = sections.headline.build(ctx, sections.headline.compute(ctx))
-    if experiment is not None and experiment.precision is not None:
-        sentences = next((i for i, b in enumerate(headline) if not isinstance(b, str)),
-                         len(headline))
-        headline.insert(sentences, sections.headline.precision_note(ctx, experiment.precision,
-                                                                    experiment.max_games))
-    body = [sections.BY_ANALYSIS[a].build(ctx) for a in analyses]
-    body += [sections.settings.build(ctx, experiment), sections.methods.build(ctx)]
-
-    title = experiment.name if experiment else (f.manifest or {}).get("name", out_dir.name)
-    description = experiment.description if experiment else ""
-    report = Report(f"coltsim report: {title}", description, headline, body, out_dir)
-    files = ctx.w.files
-    files.add("report.md", render.markdown(report))
-    files.add("report.html", render.html(report, files.files))
+    with report_step("the headline") as step:
+        for a in analyses:
+            step.now = f"the {a} analysis"
+            sections.BY_ANALYSIS[a].analyse(ctx)
+        step.now = "the headline"
+        sections.headline.analyse(ctx)
+        ctx.family.adjust()
+        headline = sections.headline.build(ctx, sections.headline.compute(ctx))
+        if experiment is not None and experiment.precision is not None:
+            sentences = next((i for i, b in enumerate(headline) if not isinstance(b, str)),
+                             len(headline))
+            headline.insert(sentences, sections.headline.precision_note(
+                ctx, experiment.precision, experiment.max_games))
+        body = []
+        for a in analyses:
+            step.now = f"the {a} section"
+            body.append(sections.BY_ANALYSIS[a].build(ctx))
+        step.now = "the settings and methods sections"
+        body += [sections.settings.build(ctx, experiment), sections.methods.build(ctx)]
+        title = experiment.name if experiment else (f.manifest or {}).get("name", out_dir.name)
+        description = experiment.description if experiment else ""
+        report = Report(f"coltsim report: {title}", description, headline, body, out_dir)
+        step.now = "rendering"
+        files = ctx.w.files
+        files.add("report.md", render.markdown(report))
+        files.add("report.html", render.html(report, files.files))
     if experiment is not None and experiment.text:
         files.add("experiment.toml", experiment.text)
     if f.manifest and not (out_dir / "players").is_dir():  # never touch a results folder's
@@ -108,7 +118,8 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
         if experiment is not None:  # whose report the folder holds (coltsim.study.folder)
             manifest["experiment"] = experiment.name
         manifest["settings"] = f.manifest.get("settings", {})
-        manifest["fingerprints"] = fingerprints(f, manifest["settings"])
+        with report_step("the fingerprints of the games"):
+            manifest["fingerprints"] = fingerprints(f, manifest["settings"])
         files.manifest = manifest
     files.write()
     return report
@@ -120,6 +131,41 @@ def fingerprints(results, settings: dict) -> list:
     records = (fingerprint(results, sid, e["seed"], e["policies"], e["games"])
                for sid, e in settings.items())
     return [r for r in records if r is not None]
+
+
+class ReportError(RuntimeError):
+    """A report that cannot be built from results that are fine (verified, as a run saved
+    them): a bug of coltsim.  The message is one line naming the step that failed, the error
+    and the line of coltsim where it happened; the results are untouched."""
+
+
+@contextlib.contextmanager
+def report_step(first: str):
+    """Around the analyses and the rendering of a report (its arguments checked before): an
+    error other than a file that cannot be written becomes a :class:`ReportError` naming
+    ``step.now``, the step under way."""
+    step = SimpleNamespace(now=first)
+    try:
+        yield step
+    except (OSError, ReportError):
+        raise
+    except Exception as e:  # any bug of a section, told in one line
+        text = str(e) if len(str(e)) <= 120 else str(e)[:117] + "..."
+        raise ReportError(f"the report could not be built (a bug of coltsim): {step.now} "
+                          f"failed with {type(e).__name__}: {text}{_coltsim_line(e)}") from e
+
+
+def _coltsim_line(e: BaseException) -> str:
+    """``" (at coltsim/study/plots.py:236, in plot_lines)"``: the innermost line of coltsim's
+    own code in ``e``'s traceback, where a bug report starts."""
+    root = Path(__file__).resolve().parents[2]
+    frames = [fr for fr in traceback.extract_tb(e.__traceback__)
+              if Path(fr.filename).resolve().is_relative_to(root)]
+    if not frames:
+        return ""
+    fr = frames[-1]
+    where = Path(fr.filename).resolve().relative_to(root.parent).as_posix()
+    return f" (at {where}:{fr.lineno}, in {fr.name})"
 
 
 def default_analyses(design: Design) -> tuple:
@@ -153,4 +199,19 @@ def render_from_folder(folder, data=None) -> Report:
         s.id for s in played_settings(experiment.settings)]
     with folder_lock(folder):
         remove_temporaries(folder)
-        return build_report(load_results(data, settings=settings), experiment, folder)
+        try:
+            return build_report(load_results(data, settings=settings), experiment, folder)
+        except ReportError as e:
+            raise kept_games(e, data, folder) from e
+
+
+def kept_games(e: ReportError, data, folder) -> ReportError:
+    """``e`` told with what is kept: the games in ``data``, which ``coltsim report FOLDER``
+    builds the report from once the bug is fixed."""
+    from ...runs.storage import read_manifest
+
+    manifest = read_manifest(data) or {}
+    games = sum(r["n_games"] for entry in manifest.get("settings", {}).values()
+                for r in entry["chunks"])
+    return ReportError(f"{e}; the {games:,} games played are kept in {data}: `coltsim report "
+                       f"{folder}` builds the report from them once the bug is fixed")

@@ -1,5 +1,6 @@
 """What every topic's headline sentences are written with: how many groups of rows are told one
-by one, what a group shares, a sentence's lead, tallies of bandits and of robust conclusions.
+by one, what a group shares, a sentence's lead, tallies of bandits and of robust conclusions
+(the ladder's verdicts in plain words), why a result is not significant.
 Each topic's sentences live with its section (coltsim.study.report.sections.<topic>.headline);
 the headline (sections/headline.py) assembles them."""
 from __future__ import annotations
@@ -39,8 +40,31 @@ def groups(rows: pd.DataFrame):
     return list(rows.groupby(["condition", "policy"], sort=False))
 
 
-def robust(row) -> str:
-    return f" [{row['robust']}]" if isinstance(row["robust"], str) and row["robust"] else ""
+def not_significant(ctx: Context, lo, hi) -> str:
+    """"not significant", saying why where the 95% interval leaves 0 out: the interval is the
+    estimate's own, the test is corrected for every test of the report (one family)."""
+    if lo > 0 or hi < 0:
+        return (f"the interval excludes 0, but after correcting for the {ctx.family.size} "
+                f"tests of this report ({ctx.corr_name}) it is not significant")
+    return "not significant"
+
+
+def ladder_words(ctx: Context) -> dict:
+    """A ladder's verdicts (analysis.headline.conclusion) in plain words, naming the two
+    strongest policies they compare."""
+    weak, strong = ctx.design.strongest_two() or ("the weaker", "the stronger")
+    return {ROBUST: f"the same with {weak} and with {strong} players",
+            DEPENDS: f"not the same with {weak} and with {strong} players",
+            INCONCLUSIVE: f"not significant with {weak} players nor with {strong} players"}
+
+
+def robust(ctx: Context, row) -> str:
+    """`` [robust: the same with greedy and with planner players]`` after a conclusion."""
+    verdict = row["robust"]
+    if not isinstance(verdict, str) or not verdict:
+        return ""
+    words = ladder_words(ctx)[verdict]
+    return f" [{words}]" if verdict == INCONCLUSIVE else f" [{verdict}: {words}]"
 
 
 def tally(values) -> str:
@@ -51,13 +75,16 @@ def tally(values) -> str:
     return ", ".join(parts)
 
 
-def robust_tally(rows: pd.DataFrame) -> str:
-    marked = rows[rows["robust"] != ""]
+def robust_tally(ctx: Context, rows: pd.DataFrame) -> str:
+    marked = rows[rows["robust"].fillna("") != ""]
     if not len(marked):
         return ""
     counts = marked["robust"].value_counts()
-    return " Against the two strongest policies: " + ", ".join(
-        f"{counts.get(v, 0)} of {len(marked)} {v}" for v in (ROBUST, DEPENDS, INCONCLUSIVE)
+    words = ladder_words(ctx)
+    return " Of these answers, " + "; ".join(
+        f"{counts.get(v, 0)} of {len(marked)} {'is' if counts.get(v, 0) == 1 else 'are'} "
+        f"{words[v]}"
+        + ("" if v == INCONCLUSIVE else f" ({v})") for v in (ROBUST, DEPENDS, INCONCLUSIVE)
         if counts.get(v, 0)) + "."
 
 

@@ -21,7 +21,7 @@ from .bootstrap import (
 )
 from ...rules import Rules
 from ...runs.fingerprint import fingerprint
-from ...runs.options import DEFAULT_CHUNK_SIZE, available_cores, check_games, check_seed
+from ...runs.options import check_games, check_seed
 from ...runs.options import check_storable, check_workers
 from ...runs.runner import simulate
 from ...setting import FieldError, Setting, make_setting
@@ -260,7 +260,6 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
     """Play a checked search (:func:`make_search`); the arguments are those of :func:`tune`."""
     seed = check_seed(seed)
     workers = check_workers(workers)
-    cores = workers or available_cores()
     schedule = search.schedule()
     z = elimination_z(len(search.values), len(schedule), search.level)
     n_settings = len(search.settings)
@@ -283,8 +282,6 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
             tables = {}
             for v in alive:
                 results = simulate(search.variants[j][v], n, seed=round_seed(seed, r),
-                                   chunk_size=min(DEFAULT_CHUNK_SIZE,
-                                                  max(500, -(-n // (2 * cores)))),
                                    workers=workers, backend=backend, progress=bar or False)
                 tables[v] = deal_table(results)
                 total_games += n

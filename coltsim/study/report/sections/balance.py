@@ -145,7 +145,7 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
                 + ". The spread between the strongest and the weakest bandit "
                 f"ranges from {points(rows['spread'].min())} to {points(rows['spread'].max())}"
                 " percentage points (every setting: the table and figure below)."
-                + S.robust_tally(rows)]
+                + S.robust_tally(ctx, rows)]
     out = []
     for (condition, policy), g in groups:
         parts = []
@@ -159,7 +159,7 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
                          f"{pp(r['weakest_effect'])}, spread "
                          f"{pp_ci(r['spread'], r['spread_lo'], r['spread_hi'], signed=False)}"
                          + ("" if sig else " (no bandit significantly above the average)")
-                         + S.robust(r))
+                         + S.robust(ctx, r))
         out.append(S.lead(S.where(ctx, condition, policy), "strongest / weakest bandit (win "
                          "rate against the average bandit, percentage points) and the spread "
                          "between them (95% CI)") + "; ".join(parts) + ".")

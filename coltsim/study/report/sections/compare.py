@@ -130,14 +130,15 @@ def build(ctx: Context) -> Section:
 
 
 # --- the headline's sentences ------------------------------------------------------------------
-def comparison_sentence(r) -> str:
+def comparison_sentence(ctx: Context, r) -> str:
     parts = []
     if isinstance(r["strongest"], str):
         parts.append(f"spread {points(r['baseline_spread'])} → {points(r['spread'])} points, "
                      f"{pp_ci(r['spread_change'], r['spread_change_lo'], r['spread_change_hi'])}"
                      + ("" if r["spread_change_significant"] is True
                         or r["spread_change_hi"] - r["spread_change_lo"] < 1e-12
-                        else ", not significant"))
+                        else ", " + S.not_significant(ctx, r["spread_change_lo"],
+                                                      r["spread_change_hi"])))
         if r["strongest"] != r["baseline_strongest"]:
             parts.append(f"strongest bandit {bandit(r['baseline_strongest'])} → "
                          f"{bandit(r['strongest'])}")
@@ -169,7 +170,8 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
     if len(rows) <= S.MAX_SENTENCES:
         return [S.capital(f"{r['condition']} against {r['baseline_condition']} "
                          f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
-                         + ", same deals): " + comparison_sentence(r) + "." + S.robust(r))
+                         + ", same deals): " + comparison_sentence(ctx, r) + "."
+                         + S.robust(ctx, r))
                 for _, r in rows.iterrows()]
     changes = rows.dropna(subset=["spread_change"])
     out = []
@@ -189,7 +191,7 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
                                                         best["spread_change_hi"])
                      + f" points ({best['condition']}, {best['players']} players"
                      + (f", {best['policy']}" if many_policies else "") + ")")
-        out.append(text + "." + S.robust_tally(changes))
+        out.append(text + "." + S.robust_tally(ctx, changes))
     played = rows.dropna(subset=["played_differently"])
     still = played[played["played_differently"] == 0]
     if len(played):

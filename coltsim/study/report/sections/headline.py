@@ -117,7 +117,8 @@ def _focus(ctx: Context, table: pd.DataFrame) -> list:
             parts = [f"{r['players']} players "
                      + pp_ci(r["focus_effect"], r["focus_lo"], r["focus_hi"])
                      + ("" if S.significant(effects, r["setting"], name) else
-                        ", not significant") for _, r in g.iterrows()]
+                        ", " + S.not_significant(ctx, r["focus_lo"], r["focus_hi"]))
+                     for _, r in g.iterrows()]
             where = S.where(ctx, condition, policy)
             out.append(f"{bandit(name)}'s win rate against the average bandit (percentage "
                        "points, 95% CI)" + (f", {where}" if where else "") + ": "

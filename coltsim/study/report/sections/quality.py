@@ -45,19 +45,23 @@ def build(ctx: Context) -> Section:
                       + "; ".join(missing) + ".")
     policies = list(dict.fromkeys(table["policy"]))
     keys = [(m, p) for p in policies for m in known]
-    x = "value" if ctx.design.axis else "players"
+    axis = ctx.design.axis
+    # Against a swept value each condition is one value: the lines are the player counts.
+    plotted = table.assign(series=table["players"].map("{} players".format)) if axis else table
+    series, colours = ("series", {f"{n} players": c for n, c in ctx.colours["players"].items()}) \
+        if axis else ("condition", ctx.colours["condition"])
 
     def panel(ax, key):
         metric, policy = key
-        plot_quality(ax, table[table["policy"] == policy], metric, "condition",
-                           ctx.colours["condition"], x,
-                           title=Q.METRICS[metric][0] + (f", {policy}" if len(policies) > 1
-                                                         else ""))
-        ax.set_xlabel(ctx.design.axis.replace("_", " ") if ctx.design.axis else "")
+        plot_quality(ax, plotted[plotted["policy"] == policy], metric, series, colours,
+                     "value" if axis else "players",
+                     title=Q.METRICS[metric][0] + (f", {policy}" if len(policies) > 1 else ""))
+        ax.set_xlabel(axis.replace("_", " ") if axis else "")
 
-    blocks.append(ctx.w.panels("quality", "Game quality in each setting, 95% intervals.", keys,
-                               panel, panel=(4.2, 3.6), max_cols=3,
-                               rows=len(policies) if len(policies) > 1 else None))
+    if len(table) > 1:  # one setting: a panel of one point per metric says less than the table
+        blocks.append(ctx.w.panels("quality", "Game quality in each setting, 95% intervals.",
+                                   keys, panel, panel=(4.2, 3.6), max_cols=3,
+                                   rows=len(policies) if len(policies) > 1 else None))
     blocks.append(ctx.w.table("quality", "Game quality per setting (95% CI)", table,
                               pd.DataFrame({"setting": table["label"],
                                             "games": table["games"].map(count),
@@ -118,19 +122,20 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
         out.append(S.capital(f"{condition} against {base}")
                    + (f" ({policy} players, " if many_policies else " (")
                    + "same deals), the change in game quality: "
-                   + "; ".join(_quality_change(m, rows) for m, rows in
+                   + "; ".join(_quality_change(ctx, m, rows) for m, rows in
                                g.groupby("quantity", sort=False)) + ".")
     return out
 
 
-def _quality_change(metric: str, rows: pd.DataFrame) -> str:
+def _quality_change(ctx: Context, metric: str, rows: pd.DataFrame) -> str:
     """One metric's change over the player counts: its interval at one, its range at several,
     and how many are significant."""
     players = sorted(rows["players"])
     if len(rows) == 1:
         r = rows.iloc[0]
         return (f"{Q.METRICS[metric][0]} {quality_ci(metric, r.difference, r.lo, r.hi, True)} at "
-                f"{r.players} players" + ("" if r.significant else ", not significant"))
+                f"{r.players} players" + ("" if r.significant else
+                                          ", " + S.not_significant(ctx, r.lo, r.hi)))
     low, high = rows["difference"].min(), rows["difference"].max()
     return (f"{Q.METRICS[metric][0]} {quality_ci(metric, low, None, None, True)} to "
             f"{quality_ci(metric, high, None, None, True)} at {players[0]} to {players[-1]} "

@@ -68,7 +68,9 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
     for (condition, policy), g in groups:
         parts = [pp_ci(r["first_player_edge"], r["first_player_edge_lo"],
                        r["first_player_edge_hi"]) + f" at {r['players']} players"
-                 + ("" if r["setting"] in significant else " (not significant)")
+                 + ("" if r["setting"] in significant else
+                    " (" + S.not_significant(ctx, r["first_player_edge_lo"],
+                                             r["first_player_edge_hi"]) + ")")
                  for _, r in g.iterrows()]
         out.append(S.lead(S.where(ctx, condition, policy), "the First Player's advantage (the "
                          "win rate of the First Player of round 1 minus the fair share, "
