@@ -222,3 +222,26 @@ def test_the_network_table_pads_rows():
     a = np.ones(5, np.float32)
     t = table([a, None, np.ones(3, np.float32)], 4)
     assert t.shape == (4, 5) and t[1].sum() == 0 and t[2, 3:].sum() == 0
+
+
+def test_the_learning_curves_benchmark_fits_and_plays_a_trainings_positions(tmp_path):
+    """benchmarks/learning_curves.py on a tiny training: one line per model and size, the
+    playable models with a share in [0, 1], the trees with their held-out fit only."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    train(tmp_path / "t", TINY, workers=1, progress=False, say=lambda s: None)
+    out = tmp_path / "curves.jsonl"
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "learning_curves.py"
+    subprocess.run([sys.executable, str(script), str(tmp_path / "t"), "--sizes", "200,100000",
+                    "--models", "linear,trees", "--deals", "3", "--workers", "1", "--out",
+                    str(out), "--figure", str(tmp_path / "curves.png")], check=True,
+                   capture_output=True)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [p["model"] for p in lines] == ["linear", "linear", "trees", "trees"]
+    assert lines[0]["positions"] < lines[1]["positions"] == lines[3]["positions"]
+    assert all(0 <= p["share"] <= 1 and p["lo"] <= p["share"] <= p["hi"]
+               for p in lines if p["model"] == "linear")
+    assert all("share" not in p and p["r2"] < 1 for p in lines if p["model"] == "trees")
+    assert (tmp_path / "curves.png").stat().st_size > 10_000
