@@ -185,6 +185,7 @@ def test_a_full_recorder_says_so_and_exploring_changes_the_games():
 TINY = TrainConfig(seed=3, iterations=2, games=60, share=0.5, match_deals=3, report_deals=3)
 
 
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
 def test_a_training_writes_a_player_and_resumes_without_playing_again(tmp_path):
     lines = []
     about = train(tmp_path / "t", TINY, workers=1, progress=False, say=lines.append)
@@ -199,6 +200,7 @@ def test_a_training_writes_a_player_and_resumes_without_playing_again(tmp_path):
     assert np.array_equal(load_net(tmp_path / "u" / "weights.npz")[0], net)
 
 
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
 def test_a_training_folder_refuses_another_configuration_in_one_line(tmp_path, capsys):
     train(tmp_path / "t", TINY, workers=1, progress=False, say=lambda s: None)
     code = main(["train", str(tmp_path / "t"), "--seed", "4", "--games", "60",
@@ -224,6 +226,7 @@ def test_the_network_table_pads_rows():
     assert t.shape == (4, 5) and t[1].sum() == 0 and t[2, 3:].sum() == 0
 
 
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
 def test_the_learning_curves_benchmark_fits_and_plays_a_trainings_positions(tmp_path):
     """benchmarks/learning_curves.py on a tiny training: one line per model and size, the
     playable models with a share in [0, 1], the trees with their held-out fit only."""
