@@ -40,7 +40,7 @@ def _play(kernel, seats, games, seed=0, first=0):
     lineups = np.full((1, PLAYERS), -1, np.int64)
     t = time.perf_counter()
     kernel(new_kernel_states(), seed, first, lineups, seats.seat_policy, seats.params,
-           Rules().to_array(), out_b, out_g)
+           seats.nets, Rules().to_array(), out_b, out_g)
     return time.perf_counter() - t, out_g
 
 
@@ -55,22 +55,22 @@ def games_per_second(policies, games):
 _counters: dict = {}
 
 
-def _count_seat0_decisions(key, states, seed, first, games, lineup):
+def _count_seat0_decisions(key, states, seed, first, games, lineup, nets):
     """Play games of the table ``key`` (Seats.choosers joined by "|") on ``states[0]``
     (``states[1]``: the observation scratch); returns how many decisions seat 0 made."""
     if key not in _counters:
         @numba.njit
-        def count(states, seed, first, games, lineup):
+        def count(states, seed, first, games, lineup, nets):
             st = states[0]
             n = 0
             for g in range(first, first + games):
                 setup_game(st, seed, g, lineup)
                 while advance(st):
                     n += st.game[G_PEND_PLAYER] == 0
-                    apply(st, choose(key, st, states[1:]))
+                    apply(st, choose(key, st, states[1:], nets))
             return n
         _counters[key] = count
-    return _counters[key](states, seed, first, games, lineup)
+    return _counters[key](states, seed, first, games, lineup, nets)
 
 
 def search_decisions_per_second(name, params, games):
@@ -81,9 +81,9 @@ def search_decisions_per_second(name, params, games):
     init_table(states[0], PLAYERS, Rules().to_array(), seats.seat_policy, seats.params)
     lineup = np.full(PLAYERS, -1, np.int64)
     key = "|".join(seats.choosers)
-    _count_seat0_decisions(key, states, 0, 0, 1, lineup)
+    _count_seat0_decisions(key, states, 0, 0, 1, lineup, seats.nets)
     t = time.perf_counter()
-    n = _count_seat0_decisions(key, states, 0, 20_000, games, lineup)
+    n = _count_seat0_decisions(key, states, 0, 20_000, games, lineup, seats.nets)
     seconds = time.perf_counter() - t
     return n / seconds, seconds / games
 

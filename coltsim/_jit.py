@@ -9,10 +9,12 @@ numba checks a cached function against its own source file only, not against the
 functions it calls, so after an edit or a ``git pull`` a kernel could run stale code.  coltsim
 therefore keeps a stamp of each compiled module's *closure* (its source and that of every coltsim
 module it imports, _sources.closure_hashes) beside its cache and, when a closure changes,
-removes that module's cache files (``*.nbi``, ``*.nbc`` in its ``__pycache__``) before anything
-is compiled: an edit recompiles what it can have changed, nothing else.  With
-``$NUMBA_CACHE_DIR`` set, numba keeps the files elsewhere: clear that folder after changing
-coltsim's sources (the test suite keys its folder on the sources itself: tests/conftest.py).
+removes that module's cache files (``*.nbi``, ``*.nbc``) before anything is compiled: an edit
+recompiles what it can have changed, nothing else.  The stamp lives with the files it vouches
+for: ``__pycache__/numba-closures.txt`` beside the sources for numba's own folders, or
+``coltsim-closures.txt`` in ``$NUMBA_CACHE_DIR`` when that names the cache (numba's layout
+there: a folder per source folder, named by numba's ``get_suitable_cache_subpath``), so that a
+cache folder filled by older sources is cleaned however it is reached.
 
 Compiling is done once per machine, and only for what a run plays: the engine, and the
 choosers of its table's policies (playout.py).  To say so before it happens, coltsim keeps its
@@ -27,8 +29,10 @@ record and gives no notice.
 """
 import contextlib
 import functools
+import hashlib
 import json
 import os
+from pathlib import Path
 
 import numba
 
@@ -42,22 +46,40 @@ _COMPILED = ROOT / "__pycache__" / "numba-compiled.txt"
 COMPILE_TIMES = ROOT / "compile_times.json"
 
 
+def _cache_folder(path):
+    """The folder numba caches the compiled functions of the module ``path`` in: its
+    ``__pycache__``, or its folder in ``$NUMBA_CACHE_DIR`` (numba.core.caching's
+    ``UserProvidedCacheLocator.get_suitable_cache_subpath``)."""
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if not custom:
+        return path.parent / "__pycache__"
+    source_dir = os.path.dirname(os.path.abspath(path))
+    digest = hashlib.sha1(source_dir.encode()).hexdigest()
+    return Path(custom) / f"{os.path.basename(source_dir)}_{digest}"
+
+
+def _stamp():
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(custom) / "coltsim-closures.txt" if custom else _STAMP
+
+
 def _drop_stale_cache() -> None:
     """Remove the cached machine code of every module whose closure changed since it was
-    compiled."""
+    compiled into the current cache folder."""
     current = closure_hashes()
+    stamp = _stamp()
     try:
-        old = dict(line.split() for line in _STAMP.read_text().splitlines()) \
-            if _STAMP.exists() else {}
+        old = dict(line.split() for line in stamp.read_text().splitlines()) \
+            if stamp.exists() else {}
         for module, digest in current.items():
             if old.get(module) != digest:
                 path = ROOT / module
                 for pattern in (f"{path.stem}.*.nbi", f"{path.stem}.*.nbc"):
-                    for cached in (path.parent / "__pycache__").glob(pattern):
+                    for cached in _cache_folder(path).glob(pattern):
                         cached.unlink(missing_ok=True)
         if old != current:
-            _STAMP.parent.mkdir(exist_ok=True)
-            _STAMP.write_text("".join(f"{m} {d}\n" for m, d in sorted(current.items())))
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text("".join(f"{m} {d}\n" for m, d in sorted(current.items())))
     except (OSError, ValueError):
         pass  # a read-only install: numba caches elsewhere, and its sources never change
 

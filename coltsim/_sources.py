@@ -23,14 +23,14 @@ def _compiled_modules() -> list[Path]:
 
 
 def _contents(path: Path) -> bytes:
-    """A module's source and the data compiled into it: the file beside it of the same name
-    with a ``.json`` suffix (a learned policy's weights)."""
-    data = path.with_suffix(".json")
+    """A module's source and the data it plays with: the file beside it of the same name with
+    a ``.npz`` suffix (the learned policy's shipped network)."""
+    data = path.with_suffix(".npz")
     return path.read_bytes() + (data.read_bytes() if data.is_file() else b"")
 
 
 def source_hash() -> str:
-    """Hash of every module with compiled code, of the data compiled into them and of the
+    """Hash of every module with compiled code, of the data they play with and of the
     constants they read."""
     h = hashlib.sha1()
     for path in _compiled_modules():

@@ -172,14 +172,24 @@ def _train(args) -> None:
     from .learn.config import TrainConfig
     from .learn.train import train
 
+    hidden = tuple(_whole("--hidden", h) for h in args.hidden.split(",") if h.strip()) \
+        if args.hidden.strip() not in ("", "0", "linear") else ()
     config = TrainConfig(seed=args.seed, iterations=args.iterations, games=args.games,
-                         share=args.share, budget=args.budget, horizon=args.horizon,
-                         teacher_model=args.teacher_model,
-                         alpha=args.alpha, match_deals=args.match_deals, players=args.players,
+                         share=args.share, explore=args.explore, start=args.start,
+                         hidden=hidden, epochs=args.epochs, match_deals=args.match_deals,
+                         report_deals=args.report_deals, players=args.players,
                          rules=_json_object("--rules", args.rules) or {})
     train(args.folder, config, workers=args.workers, backend=args.backend,
           scheduler=args.scheduler, progress=not args.quiet,
           say=(lambda text: None) if args.quiet else print)
+
+
+def _whole(flag: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{flag} must be whole numbers separated by commas, got {text!r}") \
+            from None
 
 
 def _run(args) -> None:
@@ -427,32 +437,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=_simulate)
 
-    p = sub.add_parser("train", help="train the learned policy from search (expert iteration) "
-                                     "into a resumable folder; needs coltsim[train]")
-    p.add_argument("folder", help="the training's folder (rerun to resume)")
+    p = sub.add_parser(
+        "train", help="train a fast, strong player (the learned policy) for your rules",
+        description="Train the learned policy for your rules: it plays many games, learns "
+                    "from their outcomes what each position is worth, plays the next games "
+                    "with what it learned, and checks each step against three planners.  The "
+                    "result, FOLDER/weights.npz, is played by naming it in an experiment "
+                    "file: policies = \"learned\" with [policy_params.learned] weights = "
+                    "\"FOLDER/weights.npz\".  Rerun the same command to resume.  Needs "
+                    "pip install 'coltsim[train]' (scikit-learn).")
+    p.add_argument("folder", help="where the training keeps its games and results (rerun the "
+                                  "command to resume it)")
     d = _train_defaults()
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--iterations", type=int, default=d.iterations,
-                   help=f"at most this many (default {d.iterations}; it stops when an "
-                        "iteration does not beat its predecessor)")
-    p.add_argument("--games", type=int, default=d.games,
-                   help=f"recorded games per iteration (default {d.games:,})")
-    p.add_argument("--share", type=float, default=d.share,
-                   help=f"share of the decisions the teacher searches (default {d.share})")
-    p.add_argument("--budget", type=int, default=d.budget,
-                   help=f"the teacher's (ismcts) playouts per decision (default {d.budget})")
-    p.add_argument("--horizon", type=int, default=d.horizon,
-                   help=f"the teacher's rounds of look-ahead, 0 to the end of the game "
-                        f"(default {d.horizon})")
-    p.add_argument("--teacher-model", default=d.teacher_model,
-                   help="the teacher's opponents and playouts: learned (the learner itself, "
-                        "default), planner, greedy or random")
-    p.add_argument("--alpha", type=float, default=d.alpha,
-                   help=f"the ridge penalty (default {d.alpha})")
-    p.add_argument("--match-deals", type=int, default=d.match_deals,
-                   help=f"deals of each match, x 4 seat rotations (default {d.match_deals})")
     p.add_argument("--players", type=int, default=d.players, help="3 to 6 (default 4)")
-    p.add_argument("--rules", help='rule options as JSON (default: the printed rules)')
+    p.add_argument("--rules", help="rule options as JSON, e.g. '{\"hand_size\": 7}' "
+                                   "(default: the printed rules)")
+    p.add_argument("--seed", type=int, default=d.seed,
+                   help=f"master seed: the same seed gives the same player (default {d.seed})")
+    p.add_argument("--iterations", type=int, default=d.iterations,
+                   help=f"rounds of play and learning, at most (default {d.iterations}; it "
+                        "stops as soon as one does not beat the one before)")
+    p.add_argument("--games", type=int, default=d.games,
+                   help=f"games played in each round of learning (default {d.games:,})")
+    p.add_argument("--share", type=float, default=d.share,
+                   help=f"share of the decisions of those games it learns from (default "
+                        f"{d.share})")
+    p.add_argument("--explore", type=float, default=d.explore,
+                   help=f"share of those decisions played at random, to learn what the other "
+                        f"options lead to (default {d.explore})")
+    p.add_argument("--start", default=d.start,
+                   help=f"who plays the first games: planner, learned (the shipped player) or "
+                        f"greedy (default {d.start})")
+    p.add_argument("--hidden", default=",".join(map(str, d.hidden)) or "linear",
+                   help="the value's shape: linear, or hidden layers of a neural network such "
+                        "as 64,32 (default " + (",".join(map(str, d.hidden)) or "linear") + ")")
+    p.add_argument("--epochs", type=int, default=d.epochs,
+                   help=f"passes over the positions when learning a neural network (default "
+                        f"{d.epochs})")
+    p.add_argument("--match-deals", type=int, default=d.match_deals,
+                   help=f"deals of each check against the planners, every seat rotation "
+                        f"(default {d.match_deals})")
+    p.add_argument("--report-deals", type=int, default=d.report_deals,
+                   help=f"other deals the chosen player is measured on (default "
+                        f"{d.report_deals})")
     _workers_flags(p, "parallel workers (default: every core)")
     p.add_argument("--backend", default="loky", help="loky (processes), threading or dask")
     p.add_argument("--scheduler", help="Dask scheduler address tcp://HOST:PORT")

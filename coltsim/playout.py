@@ -2,9 +2,12 @@
 
 A game is played by ``play_out``: find who decides, ask its policy, apply, until the game is
 over (the shape of OpenSpiel's ``evaluate_bots``).  Who answers is the *chooser* of the deciding
-seat (policies/builtin.py): ``choose(key, st, scratch)`` looks up ``st.seat_policy[player]``, the
-index of the seat's chooser in the table's *key*, a string naming the table's compiled policies
-in order (``"planner|ismcts:planner:planner"``; ``Seats.choosers`` joined by ``"|"``).
+seat (policies/builtin.py): ``choose(key, st, scratch, nets)`` looks up
+``st.seat_policy[player]``, the index of the seat's chooser in the table's *key*, a string
+naming the table's compiled policies in order (``"planner|ismcts:planner:planner"``;
+``Seats.choosers`` joined by ``"|"``), and hands it the seat's row of the table of networks
+``nets`` (policies/net.py: ``learned``'s weights, a row per seat, so that one compiled kernel
+plays any weights).
 
 The key is a compile-time constant of each kernel: ``batch_kernel(choosers)`` compiles the loop
 with exactly the choosers of its table, and a setting that plays only ``random`` compiles the
@@ -26,6 +29,7 @@ import functools
 import threading
 
 import numba
+import numpy as np
 from numba import types
 from numba.extending import overload
 
@@ -42,6 +46,7 @@ from .engine.state import (
 from .policies.builtin import CHOOSERS, POLICY_FUNCTIONS
 from .policies.catalog import PLAYOUT_NAMES, POLICIES
 from .policies.observe import observe
+from .policies import recording
 from .policies.registry import USER
 
 FAIL_ILLEGAL_OPTION = 64  # out_g[RG_FAIL]: a user policy returned an index outside [0, n)
@@ -70,21 +75,25 @@ _functions: list = []  # the user policies of each table of this process ("@k" i
 
 def _chooser(code: str, functions: tuple):
     """The chooser of ``code`` in a table whose user policies are ``functions``, and what it
-    takes after ``(st, scratch)``: a search its models' numbers, a user policy its function."""
+    takes after ``(st, scratch)``: a built-in the seat's network row (``None`` here, filled in
+    by the caller), then a search its models' numbers; a user policy its function."""
     if code.startswith(USER):
         return choose_user, (functions[int(code[len(USER):])],)
     name, *models = code.split(":")
-    return CHOOSERS[name], tuple(PLAYOUT_NAMES.index(m) for m in models)
+    return CHOOSERS[name], (None,) + tuple(PLAYOUT_NAMES.index(m) for m in models)
 
 
-def choose(key, st, scratch):
+def choose(key, st, scratch, nets):
     """Ask the deciding seat's chooser among those of the table ``key``; returns an option index.
 
     Compiled, ``key`` is a constant and the answer a direct call of the seat's chooser (the
     overload below); this body is what runs with ``NUMBA_DISABLE_JIT=1``."""
     codes, functions = _table(key)
-    chooser, models = _chooser(codes[st.seat_policy[st.game[G_PEND_PLAYER]]], functions)
-    return chooser(st, scratch, *models)
+    player = st.game[G_PEND_PLAYER]
+    chooser, extra = _chooser(codes[st.seat_policy[player]], functions)
+    if extra and extra[0] is None:
+        extra = (nets[player],) + extra[1:]
+    return chooser(st, scratch, *extra)
 
 
 def _table(key: str):
@@ -94,7 +103,7 @@ def _table(key: str):
 
 
 @overload(choose, jit_options={"nogil": True})
-def _choose_overload(key, st, scratch):
+def _choose_overload(key, st, scratch, nets):
     if not isinstance(key, types.StringLiteral):
         raise numba.errors.TypingError("choose: the table's key must be a compile-time constant")
     names = {}
@@ -104,18 +113,55 @@ def _choose_overload(key, st, scratch):
         chooser, extra = _chooser(code, functions)
         names[f"c{i}"] = chooser
         args = ""
-        for j, x in enumerate(extra):  # a model's number is written in; a function is named
+        for j, x in enumerate(extra):  # the seat's network; a model's number; a function
             names[f"x{i}_{j}"] = x
-            args += f", {x}" if isinstance(x, int) else f", x{i}_{j}"
+            args += (", nets[p]" if x is None else f", {x}" if isinstance(x, int)
+                     else f", x{i}_{j}")
         calls.append(f"c{i}(st, scratch{args})")
-    lines = ["def impl(key, st, scratch):",
-             "    i = st.seat_policy[st.game[G_PEND_PLAYER]]"]
+    lines = ["def impl(key, st, scratch, nets):",
+             "    p = st.game[G_PEND_PLAYER]",
+             "    i = st.seat_policy[p]"]
     for i, call in enumerate(calls[:-1]):
         lines += [f"    if i == {i}:", f"        return {call}"]
     lines.append(f"    return {calls[-1]}")
     names["G_PEND_PLAYER"] = G_PEND_PLAYER
     exec("\n".join(lines), names)
     return names["impl"]
+
+
+def record_decision(rec, st, scratch, i):
+    """With a recorder (not None: policies/recording.py), record the pending decision whose
+    chosen option is ``i``; returns the option to play (a recorder may explore).  Compiled, a
+    kernel without a recorder compiles none of it (the overload below)."""
+    return i if rec is None else recording.record_decision(rec, st, scratch, i)
+
+
+@overload(record_decision, jit_options={"nogil": True})
+def _record_decision_overload(rec, st, scratch, i):
+    if isinstance(rec, types.NoneType):
+        return lambda rec, st, scratch, i: i
+    return lambda rec, st, scratch, i: recording.record_decision(rec, st, scratch, i)
+
+
+def record_game(rec, st, seed, game_index, out_b, out_g):
+    """With a recorder: a game starts (``out_b`` None) or is over and scored (its rows get
+    their outcomes)."""
+    if rec is not None:
+        if out_b is None:
+            recording.record_start(rec, seed, game_index)
+        else:
+            recording.record_finish(rec, st, out_b, out_g)
+
+
+@overload(record_game, jit_options={"nogil": True})
+def _record_game_overload(rec, st, seed, game_index, out_b, out_g):
+    if isinstance(rec, types.NoneType):
+        return lambda rec, st, seed, game_index, out_b, out_g: None
+    if isinstance(out_b, types.NoneType):
+        return lambda rec, st, seed, game_index, out_b, out_g: recording.record_start(
+            rec, seed, game_index)
+    return lambda rec, st, seed, game_index, out_b, out_g: recording.record_finish(
+        rec, st, out_b, out_g)
 
 
 def record_step(log, st, n):
@@ -159,19 +205,20 @@ _inlined = functools.partial(numba.njit, cache=False, nogil=True, inline="always
 
 
 @_inlined
-def play_out(key, check, st, scratch, log):
-    """Play ``st`` to the end: find who decides, ask ``choose(key, st, scratch)``, apply.
+def play_out(key, check, st, scratch, nets, log, rec):
+    """Play ``st`` to the end: find who decides, ask ``choose(key, st, scratch, nets)``, apply.
 
     ``scratch`` holds the choosers' scratch states (an observation, copies to look ahead in).
     With ``check`` 1 the invariants are checked whenever a card or an event resolves
     (``check_step``).  With a ``log`` (not None), each step's notes go into it; returns the rows
-    written."""
+    written.  With a recorder ``rec`` (not None), a share of the decisions is recorded
+    (``record_decision``)."""
     n = record_step(log, st, 0)  # the setup's note
     checked = -1
     while True:
         if decision_pending(st):  # (asked before stepping: a step would only say so)
             st.game[G_DECISIONS] += 1
-            apply(st, choose(key, st, scratch))
+            apply(st, record_decision(rec, st, scratch, choose(key, st, scratch, nets)))
         elif step(st) == STEP_OVER:
             return n
         checked = check_step(check, st, checked)
@@ -179,33 +226,50 @@ def play_out(key, check, st, scratch, log):
 
 
 @_inlined
-def play_game(key, check, states, seed, game_index, lineup, log, out_b, out_g):
+def play_game(key, check, states, seed, game_index, lineup, nets, log, rec, out_b, out_g):
     """Deal and play game ``game_index`` of ``seed`` on the table of ``states[0]``
-    (``states[1:]`` are the choosers' scratch) and score it into ``out_b``, ``out_g``;
-    returns the log rows written."""
+    (``states[1:]`` are the choosers' scratch; ``nets`` the seats' networks; ``log`` and
+    ``rec`` as ``play_out``'s) and score it into ``out_b``, ``out_g``; returns the log rows
+    written."""
     st = states[0]
     st.game[G_TRACE] = log is not None
     setup_game(st, seed, game_index, lineup)
-    n = play_out(key, check, st, states[1:], log)
+    record_game(rec, st, seed, game_index, None, None)
+    n = play_out(key, check, st, states[1:], nets, log, rec)
     score_game(st, out_b, out_g)
+    record_game(rec, st, seed, game_index, out_b, out_g)
     return n
 
 
 def _batch(key: str, check: int, cache: bool):
     @numba.njit(cache=cache, nogil=True)
-    def batch(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g):
+    def batch(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b,
+              out_g):
         init_table(states[0], seat_policy.shape[0], opts, seat_policy, params)
         for g in range(out_g.shape[0]):
             game = first_index + g
-            play_game(key, check, states, seed, game, lineups[game % lineups.shape[0]], None,
-                      out_b[g], out_g[g])
+            play_game(key, check, states, seed, game, lineups[game % lineups.shape[0]], nets,
+                      None, None, out_b[g], out_g[g])
     return batch
+
+
+def _recording(key: str, check: int, cache: bool):
+    @numba.njit(cache=cache, nogil=True)
+    def recording_batch(states, seed, first_index, lineups, seat_policy, params, nets, opts,
+                        out_b, out_g, rec):
+        init_table(states[0], seat_policy.shape[0], opts, seat_policy, params)
+        for g in range(out_g.shape[0]):
+            game = first_index + g
+            play_game(key, check, states, seed, game, lineups[game % lineups.shape[0]], nets,
+                      None, rec, out_b[g], out_g[g])
+    return recording_batch
 
 
 def _traced(key: str, cache: bool):
     @numba.njit(cache=cache, nogil=True)
-    def traced(states, seed, game_index, lineup, log, out_b, out_g):
-        return play_game(key, 1, states, seed, game_index, lineup, log, out_b, out_g)
+    def traced(states, seed, game_index, lineup, nets, log, out_b, out_g):
+        return play_game(key, 1, states, seed, game_index, lineup, nets, log, None, out_b,
+                         out_g)
     return traced
 
 
@@ -222,7 +286,9 @@ def _kernel(kind: str, choosers: tuple, functions: tuple, check: int):
         kernel = _kernels.get((kind, key, check))
         if kernel is None:
             cache = not functions
-            kernel = _batch(key, check, cache) if kind == "batch" else _traced(key, cache)
+            kernel = (_batch(key, check, cache) if kind == "batch"
+                      else _recording(key, check, cache) if kind == "recording"
+                      else _traced(key, cache))
             _kernels[(kind, key, check)] = kernel
     return kernel
 
@@ -232,12 +298,12 @@ def batch_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
     user policies are ``functions`` (``Seats.choosers``, ``Seats.functions``), checking
     invariants if ``check``::
 
-        kernel(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g)
+        kernel(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b, out_g)
 
     plays games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` on the states
     ``states`` (``new_kernel_states()``); game ``g`` uses line-up
     ``lineups[g % len(lineups)]``; player ``p`` plays chooser ``seat_policy[p]`` with parameters
-    ``params[p]`` under the rule options ``opts``.
+    ``params[p]`` and network ``nets[p]`` (``Seats.nets``) under the rule options ``opts``.
 
     out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
 
@@ -246,12 +312,19 @@ def batch_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
     return _kernel("batch", tuple(choosers), tuple(functions), int(bool(check)))
 
 
+def recording_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
+    """``batch_kernel`` with a recorder (policies/recording.py) as a last argument: the same
+    games, a share of their decisions recorded (an explored decision plays a random option)."""
+    return _kernel("recording", tuple(choosers), tuple(functions), int(bool(check)))
+
+
 def traced_kernel(choosers: tuple, functions: tuple = ()):
     """The kernel that plays one game of the table ``choosers``, checked and traced::
 
-        kernel(states, seed, game_index, lineup, log, out_b, out_g) -> log rows written
+        kernel(states, seed, game_index, lineup, nets, log, out_b, out_g) -> log rows written
 
-    with ``states[0]`` seated (``state.init_table``), ``log`` ``int64[rows, LOG_W]``,
+    with ``states[0]`` seated (``state.init_table``), ``nets`` the seats' networks, ``log``
+    ``int64[rows, LOG_W]``,
     ``out_b`` ``int32[bandits, RB_N]`` and ``out_g`` ``int32[RG_N]``."""
     return _kernel("traced", tuple(choosers), tuple(functions), 1)
 
@@ -284,13 +357,14 @@ def _chooser_probe(code: str):
     ``states[0]`` and ``states[1:]``): compiling it compiles, and caches, the chooser for the
     kernel's own types.  Never run."""
     @numba.njit(nogil=True)  # not cached: only what it calls is wanted
-    def probe(states):
-        return choose(code, states[0], states[1:])
+    def probe(states, nets):
+        return choose(code, states[0], states[1:], nets)
     return probe
 
 
 @numba.njit(nogil=True)  # not cached, never run: compiling it compiles and caches the engine
-def _engine_probe(states, seed, first_index, lineups, seat_policy, params, opts, out_b, out_g):
+def _engine_probe(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b,
+                  out_g):
     st = states[0]
     init_table(st, seat_policy.shape[0], opts, seat_policy, params)
     setup_game(st, seed, first_index, lineups[0])
@@ -301,7 +375,8 @@ def _engine_probe(states, seed, first_index, lineups, seat_policy, params, opts,
 
 def compile_chooser(code: str) -> None:
     """Compile (into numba's cache) the chooser ``code`` of a table (``warm_up``'s worker)."""
-    _chooser_probe(code).compile((numba.typeof(new_kernel_states()),))
+    _chooser_probe(code).compile((numba.typeof(new_kernel_states()),
+                                  numba.typeof(np.zeros((1, 1), np.float32))))
 
 
 def warm_up(kind: str, choosers: tuple) -> None:
@@ -331,11 +406,10 @@ def warm_up(kind: str, choosers: tuple) -> None:
                                 env=dict(os.environ), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL) for code in codes]
     try:
-        import numpy as np
-
         states = new_kernel_states()
         args = (states, np.int64(0), np.int64(0), np.zeros((1, 1), np.int64),
-                np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros(1, np.int64),
+                np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros((1, 1), np.float32),
+                np.zeros(1, np.int64),
                 np.zeros((1, 1, RB_N), np.int32), np.zeros((1, RG_N), np.int32))
         _engine_probe.compile(tuple(numba.typeof(a) for a in args))
     except BaseException:  # stopped (Ctrl-C): the compiles of the policies stop too
@@ -360,4 +434,4 @@ def new_kernel_states():
 
 __all__ = ["FAIL_ILLEGAL_OPTION", "LOG_W", "RB_N", "RG_N", "batch_kernel", "choose",
            "compile_chooser", "kernel_parts", "new_kernel_states", "play_game", "play_out",
-           "traced_kernel", "warm_up"]
+           "recording_kernel", "traced_kernel", "warm_up"]

@@ -20,13 +20,13 @@ from coltsim.engine.state import (
 from coltsim.policies import param_vector, resolve_policies
 from coltsim.playout import choose
 from coltsim.policies.catalog import PLAYOUT_GREEDY
-from coltsim.policies.learned import WEIGHTS
 from coltsim.policies.ismcts import (
     KEY_STRIDE, ROOT, T_AVAIL, T_CHILD, T_KEY, T_N, T_SIBLING, T_VISITS, _select, halving_rounds,
     ismcts_policy, keep_better_half, root_iterations,
 )
 from coltsim.policies.observe import observe
-from coltsim.policies.rollout import outcome, play_until
+from coltsim.engine.scoring import outcome
+from coltsim.policies.rollout import play_until
 from coltsim import simulate
 from coltsim.rules import Rules
 from coltsim.setting import make_setting
@@ -35,6 +35,9 @@ from coltsim.traces.trace import trace_game
 from tests.tables import SEARCH, SEARCH_PARAMS
 
 jit = numba.njit(cache=True)
+
+NO_NETS = np.zeros((4, 1), np.float32)  # greedy seats need no network
+NO_NET = NO_NETS[0]
 
 
 # --- the tree --------------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ def _true_values(states, reps, values):
             w = states[2]
             seed_streams(w.rng, w.rng.shape[0], r, i)
             apply(w, i)
-            play_until(w, PLAYOUT_GREEDY, states[3:], w.game[G_N_ROUNDS], WEIGHTS)
+            play_until(w, PLAYOUT_GREEDY, states[3:], w.game[G_N_ROUNDS], NO_NET)
             values[i] += outcome(w, 0, 0.0, out_b, out_g) / reps
 
 
@@ -195,12 +198,12 @@ def _decisive_choices(states, seed, n_games, lineup, params, chosen, best, worst
                     observe(st, p, obs)
                     rng = st.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1].copy()
                     i = ismcts_policy(obs, st.game[G_PEND_KIND], obs.options[:n], params, rng,
-                                      PLAYOUT_GREEDY, PLAYOUT_GREEDY)
+                                      PLAYOUT_GREEDY, PLAYOUT_GREEDY, NO_NET)
                     chosen[k] = values[i]
                     best[k] = values[:n].max()
                     worst[k] = values[:n].min()
                     k += 1
-            apply(st, choose("weighted", st, states[3:]))  # the greedy table's one chooser
+            apply(st, choose("weighted", st, states[3:], NO_NETS))  # the greedy table's chooser
     return k
 
 

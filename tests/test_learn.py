@@ -1,104 +1,250 @@
-"""coltsim train (coltsim/learn/): the fit, the folder, the shipped weights."""
+"""learned's value and coltsim train (coltsim/learn/, policies/{encoding,net,weights,recording}):
+the forward pass against the fitted models, the fit against scikit-learn, the recorder, the
+weights files, and the training folder."""
 import json
 
 import numpy as np
 import pytest
 
 from coltsim.cli import main
+from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.learn.config import TrainConfig
-from coltsim.learn.record import R_DECISION, R_GAME, R_N, V_MEAN, V_N, V_VISITS
-from coltsim.learn.train import fit, train, weights_hash
-from coltsim.policies.learned import FEATURES, N_FEATURES, WEIGHTS, WEIGHTS_FILE
+from coltsim.learn.fit import fit, targets
+from coltsim.learn.train import train
+from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
+from coltsim.policies import resolve_policies
+from coltsim.policies.encoding import ENCODE_W, N_INPUTS, input_names
+from coltsim.policies.net import WORK_W, net_values
+from coltsim.policies.recording import M_GAME, M_N, Y_N, new_recorder
+from coltsim.policies.weights import (
+    NET_FILE, load_net, net_bytes, net_hash, pack, read_net_bytes, save_net, shipped_net, table,
+)
+from coltsim.rules import Rules
+from coltsim.setting import make_setting
 
 sklearn = pytest.importorskip("sklearn", reason="coltsim[train] is not installed")
 
 
-def test_the_shipped_weights_are_the_ones_their_file_records():
-    shipped = json.loads(WEIGHTS_FILE.read_text())
-    assert weights_hash(shipped["weights"]) == shipped["sha256"]
-    assert set(shipped["weights"]) == set(FEATURES)
-    assert np.array_equal(WEIGHTS, [shipped["weights"][f] for f in FEATURES])
-    provenance = shipped["provenance"]
-    for key in ("trained_by", "commit", "config", "iteration", "recorded_games",
-                "against_planners"):
-        assert key in provenance, key
+def _values(net, x):
+    """The kernels' values of the rows ``x`` as options of one decision (net.net_values)."""
+    enc = np.zeros((len(x), ENCODE_W))
+    enc[:, :x.shape[1]] = x
+    out = np.zeros(len(x))
+    net_values(net, enc, len(x), out, np.zeros(WORK_W))
+    return out
 
 
-def test_a_changed_weight_changes_the_hash():
-    shipped = json.loads(WEIGHTS_FILE.read_text())["weights"]
-    assert weights_hash({**shipped, "loot": shipped["loot"] + 1e-6}) != weights_hash(shipped)
+def _rows(rng, n):
+    """Made-up encoded positions: mostly zeros, some ones, some counts (as encoding.py's)."""
+    x = np.where(rng.random((n, N_INPUTS)) < 0.2, rng.integers(1, 4, (n, N_INPUTS)) / 2, 0.0)
+    x[:, 7] = 1.0  # an input every position has: its spread is 0
+    return x
 
 
-def _planted(path, rng, truth, decisions=3000):
-    """Made-up recorded decisions: the teacher's value of an option is ``truth`` . features plus
-    a constant of its decision (what a decision is worth whatever is chosen) and noise."""
-    feats, ints, floats = [], [], []
-    for d in range(decisions):
-        n = rng.integers(2, 6)
-        x = rng.normal(size=(n, N_FEATURES))
-        x[:, 0] = 1.0
-        value = x @ truth + rng.normal(scale=5.0) + rng.normal(scale=0.01, size=n)
-        row = np.zeros((n, R_N), np.int32)
-        row[:, R_GAME] = d // 10
-        row[:, R_DECISION] = d % 10
-        f = np.zeros((n, V_N), np.float32)
-        f[:, V_MEAN] = value
-        f[:, V_VISITS] = rng.integers(5, 50, size=n)
-        feats.append(x)
-        ints.append(row)
-        floats.append(f)
-    np.savez(path, feats=np.concatenate(feats).astype(np.float32), ints=np.concatenate(ints),
-             floats=np.concatenate(floats))
+# --- the network ------------------------------------------------------------------------------
+def test_a_packed_perceptron_gives_scikit_learns_prediction_in_the_kernel():
+    from sklearn.neural_network import MLPRegressor
+
+    rng = np.random.default_rng(1)
+    x = _rows(rng, 400)
+    t = x[:, 3] * x[:, 5] - x[:, 10] + rng.normal(scale=0.1, size=len(x))
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    for hidden in ((16,), (16, 8)):
+        model = MLPRegressor(hidden_layer_sizes=hidden, max_iter=50, random_state=0).fit((x - mean) / scale, t)
+        net = pack(list(zip(model.coefs_, model.intercepts_)), [1.0], mean, scale)
+        expected = model.predict((x - mean) / scale)
+        # every option reached from the first by the inputs that differ, as in one decision
+        for lo in range(0, 40, 8):
+            np.testing.assert_allclose(_values(net, x[lo:lo + 8]), expected[lo:lo + 8],
+                                       rtol=1e-4, atol=1e-4)
 
 
-def test_the_fit_finds_planted_weights_within_decisions(tmp_path):
+def test_the_ridge_fit_is_scikit_learns_ridge_on_the_standardised_inputs():
+    from sklearn.linear_model import Ridge
+
+    from coltsim.learn.fit import HELD_OUT
+
+    rng = np.random.default_rng(2)
+    x = _rows(rng, 3000).astype(np.float32)
+    y = np.zeros((len(x), Y_N), np.float32)
+    y[:, 0] = x @ rng.normal(size=N_INPUTS) + rng.normal(scale=2.0, size=len(x))
+    meta = np.zeros((len(x), M_N), np.int32)
+    meta[:, M_GAME] = np.arange(len(x)) // 10
+    result = fit(x, meta, y, margin=0.0, alpha=3.0, seed=5)
+    # the same held-out games and standardisation (every training row: fewer than a block)
+    games = np.unique(meta[:, M_GAME])
+    held = np.random.default_rng(5).choice(games, size=len(games) // HELD_OUT, replace=False)
+    train_rows = ~np.isin(meta[:, M_GAME], held)
+    assert result.rows == train_rows.sum() and result.rows + result.held_out == len(x)
+    x64 = x.astype(np.float64)
+    mean, scale = x64[train_rows].mean(axis=0), x64[train_rows].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    oracle = Ridge(alpha=3.0).fit((x64[train_rows] - mean) / scale, targets(y, 0.0)[train_rows])
+    np.testing.assert_allclose(_values(result.net, x64[:50]),
+                               oracle.predict((x64[:50] - mean) / scale), rtol=1e-3, atol=1e-3)
+
+
+def test_a_weights_file_is_refused_when_damaged_or_made_for_another_encoding(tmp_path):
+    import io
+
+    rng = np.random.default_rng(3)
+    net = pack([(rng.normal(size=(N_INPUTS, 1)), [0.5])], [1.0])
+    save_net(tmp_path / "w.npz", net, {"about": "test"})
+    loaded, about = load_net(tmp_path / "w.npz")
+    assert np.array_equal(loaded, net) and about["sha256"] == net_hash(net)
+    other = pack([(rng.normal(size=(N_INPUTS - 1, 1)), [0.5])], [1.0])
+    (tmp_path / "other.npz").write_bytes(net_bytes(other, {}))
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    tampered = net.copy()
+    tampered[20] += 1e-3
+    buf = io.BytesIO()
+    np.savez(buf, net=tampered, about=np.array(json.dumps(about)))
+    (tmp_path / "tampered.npz").write_bytes(buf.getvalue())
+    for name, words in (("other.npz", "another encoding"), ("missing.npz", "No such file"),
+                        ("junk.npz", "not a weights file"), ("tampered.npz", "hash")):
+        with pytest.raises(ValueError, match=words) as e:
+            load_net(tmp_path / name)
+        assert name in str(e.value) and "\n" not in str(e.value)
+    assert read_net_bytes(net_bytes(net, {}), "x")[1]["sha256"] == net_hash(net)
+
+
+def test_the_shipped_network_is_the_one_its_file_records():
+    net, about = load_net(NET_FILE)
+    assert about["sha256"] == net_hash(net) and about["inputs"] == N_INPUTS
+    for key in ("trained_by", "commit", "config", "iteration", "history", "against_planners",
+                "selected_on", "reported_on"):
+        assert key in about, key
+    assert about["selected_on"]["seed"] != about["reported_on"]["seed"]
+    assert np.array_equal(shipped_net(), net)
+
+
+def test_every_input_is_named():
+    names = input_names()
+    assert len(names) == N_INPUTS == len(set(names))
+
+
+def test_a_seat_plays_the_weights_file_it_names(tmp_path):
     rng = np.random.default_rng(4)
-    truth = rng.normal(size=N_FEATURES)
-    truth[0] = 0.0  # a constant cannot tell options apart: the fit leaves it out
-    _planted(tmp_path / "a.npz", rng, truth)
-    _planted(tmp_path / "b.npz", rng, truth)  # the same games' numbers in another file
-    coef, what = fit([tmp_path / "a.npz", tmp_path / "b.npz"], alpha=1e-6)
-    assert what["decisions"] == 6000
-    assert what["r2_within"] > 0.99
-    assert np.abs(coef - truth).max() < 0.01
-    # Not demeaned, the decisions' constants (scale 5) would swamp weights of scale 1.
-    assert coef[0] == 0.0
+    net = pack([(rng.normal(size=(N_INPUTS, 1)), [0.0])], [1.0])
+    save_net(tmp_path / "mine.npz", net, {})
+    seats = resolve_policies(4, ["learned", "planner", "learned", "ismcts"],
+                             {"learned": {"weights": str(tmp_path / "mine.npz")},
+                              "ismcts": {"budget": 4, "opponents": "learned"}})
+    assert np.array_equal(seats.nets[0, :net.size], net)
+    assert np.array_equal(seats.nets[2, :net.size], net)
+    assert not seats.nets[1].any()  # the planner needs no network
+    assert np.array_equal(seats.nets[3, :shipped_net().size], shipped_net())  # its models'
+    with pytest.raises(ValueError, match="weights"):
+        resolve_policies(4, "learned", {"learned": {"weights": str(tmp_path / "none.npz")}})
 
 
-def test_a_bad_training_input_is_one_line_naming_it(tmp_path, capsys):
-    assert main(["train", str(tmp_path / "t"), "--share", "2"]) == 2
-    err = capsys.readouterr().err
-    assert "share" in err and "(0, 1]" in err and len(err.strip().splitlines()) == 1
-    assert main(["train", str(tmp_path / "t"), "--rules", '{"hand_size": 99}']) == 2
-    assert "hand_size" in capsys.readouterr().err
+# --- the recorder ----------------------------------------------------------------------------
+def _record(first, games, cap=4000, share=0.2, explore=0.0, policies="planner"):
+    s = make_setting(4, policies=policies)
+    seats = resolve_policies(4, policies)
+    out_b = np.zeros((games, 4, RB_N), np.int32)
+    out_g = np.zeros((games, RG_N), np.int32)
+    rec = new_recorder(cap, share, explore)
+    recording_kernel(seats.choosers)(new_kernel_states(), 9, first, s.lineups(),
+                                     seats.seat_policy, seats.params, seats.nets,
+                                     Rules().to_array(), out_b, out_g, rec)
+    rows = rec[4][0]
+    return out_b, rec[0][:rows], rec[1][:rows], rec[2][:rows], rec[4]
 
 
-def test_a_folder_of_something_else_is_refused(tmp_path):
-    (tmp_path / "x.txt").write_text("mine")
-    with pytest.raises(ValueError, match="not empty"):
-        train(tmp_path, TrainConfig(games=1), progress=False, say=lambda t: None)
+def test_recorded_rows_depend_only_on_the_seed_and_the_games():
+    whole = _record(0, 12)
+    halves = [_record(0, 5), _record(5, 7)]
+    for i in (1, 2, 3):
+        assert np.array_equal(whole[i], np.concatenate([h[i] for h in halves]))
+    assert len(whole[1]) > 50
+    # recording without exploring plays the games as they play unrecorded
+    s = make_setting(4, policies="planner")
+    seats = resolve_policies(4, "planner")
+    out_b = np.zeros((12, 4, RB_N), np.int32)
+    batch_kernel(seats.choosers)(new_kernel_states(), 9, 0, s.lineups(), seats.seat_policy,
+                                 seats.params, seats.nets, Rules().to_array(), out_b,
+                                 np.zeros((12, RG_N), np.int32))
+    assert np.array_equal(out_b, whole[0])
+    # the outcome labels: a victory share and a score lead, the winner's lead >= 0
+    y = whole[3]
+    assert set(np.unique(y[:, 0])) <= {0.0, 0.5, 1.0 / 3, 0.25, 1.0}
+    assert (y[y[:, 0] == 1.0, 1] >= 0).all()
 
 
-TINY = TrainConfig(seed=3, iterations=1, games=6, share=0.3, budget=8, horizon=1,
-                   match_deals=4)
+def test_a_full_recorder_says_so_and_exploring_changes_the_games():
+    *_, count = _record(0, 12, cap=10)
+    assert count[1] == 1 and count[0] == 10
+    explored = _record(0, 12, explore=1.0)
+    assert explored[2][:, 5].all()  # every row explored
+    assert not np.array_equal(explored[0], _record(0, 12)[0])
 
 
-@pytest.mark.slow
-def test_a_training_is_reproducible_and_resumes(tmp_path):
-    """The same seed gives the same data and weights on any number of workers; a folder that
-    stopped resumes from what it holds; another configuration is refused."""
-    quiet = {"progress": False, "say": lambda text: None}
-    a = train(tmp_path / "a", TINY, workers=1, **quiet)
-    b = train(tmp_path / "b", TINY, workers=2, **quiet)
-    assert a["weights"] == b["weights"]
-    chunks = sorted((tmp_path / "a" / "iter-01").glob("chunk-*.npz"))
-    assert len(chunks) == 1 and chunks[0].stat().st_size > 1000
-    data = np.load(chunks[0])
-    assert np.all(np.isfinite(data["floats"][:, V_MEAN]))
-    # Lose the chunk, the fit and the match: the rerun rebuilds them alike.
-    for path in chunks + [tmp_path / "a" / "iter-01" / "weights.json",
-                          tmp_path / "a" / "iter-01" / "match.json"]:
-        path.unlink()
-    assert train(tmp_path / "a", TINY, workers=1, **quiet)["weights"] == a["weights"]
-    with pytest.raises(ValueError, match="differs in games"):
-        train(tmp_path / "a", TrainConfig(**{**TINY.as_dict(), "games": 7}), **quiet)
+# --- coltsim train ---------------------------------------------------------------------------
+TINY = TrainConfig(seed=3, iterations=2, games=60, share=0.5, match_deals=3, report_deals=3)
+
+
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
+def test_a_training_writes_a_player_and_resumes_without_playing_again(tmp_path):
+    lines = []
+    about = train(tmp_path / "t", TINY, workers=1, progress=False, say=lines.append)
+    net, saved = load_net(tmp_path / "t" / "weights.npz")
+    assert saved["config"] == TINY.as_dict() and saved["iteration"] in (1, 2)
+    assert saved["history"][0]["positions"] > 0 and about["sha256"] == net_hash(net)
+    assert "weights = " in lines[-1]
+    again = train(tmp_path / "t", TINY, workers=1, progress=False, say=lambda s: None)
+    assert again["history"] == about["history"]
+    # the same seed, another folder, two workers: the same player
+    train(tmp_path / "u", TINY, workers=2, progress=False, say=lambda s: None)
+    assert np.array_equal(load_net(tmp_path / "u" / "weights.npz")[0], net)
+
+
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
+def test_a_training_folder_refuses_another_configuration_in_one_line(tmp_path, capsys):
+    train(tmp_path / "t", TINY, workers=1, progress=False, say=lambda s: None)
+    code = main(["train", str(tmp_path / "t"), "--seed", "4", "--games", "60",
+                 "--iterations", "2", "--share", "0.5", "--match-deals", "3",
+                 "--report-deals", "3", "--workers", "1", "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "seed" in err[0], err
+
+
+def test_train_refuses_bad_options_in_one_line(tmp_path, capsys):
+    for flags, words in ((["--hidden", "64,x"], "--hidden"), (["--share", "0"], "share"),
+                         (["--start", "ismcts"], "start"), (["--players", "7"], "players"),
+                         (["--hidden", "999"], "hidden")):
+        code = main(["train", str(tmp_path / "x"), *flags, "--quiet"])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and words in err[0], (flags, err)
+    assert not (tmp_path / "x" / "manifest.json").exists()
+
+
+def test_the_network_table_pads_rows():
+    a = np.ones(5, np.float32)
+    t = table([a, None, np.ones(3, np.float32)], 4)
+    assert t.shape == (4, 5) and t[1].sum() == 0 and t[2, 3:].sum() == 0
+
+
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
+def test_the_learning_curves_benchmark_fits_and_plays_a_trainings_positions(tmp_path):
+    """benchmarks/learning_curves.py on a tiny training: one line per model and size, the
+    playable models with a share in [0, 1], the trees with their held-out fit only."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    train(tmp_path / "t", TINY, workers=1, progress=False, say=lambda s: None)
+    out = tmp_path / "curves.jsonl"
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "learning_curves.py"
+    subprocess.run([sys.executable, str(script), str(tmp_path / "t"), "--sizes", "200,100000",
+                    "--models", "linear,trees", "--deals", "3", "--workers", "1", "--out",
+                    str(out), "--figure", str(tmp_path / "curves.png")], check=True,
+                   capture_output=True)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [p["model"] for p in lines] == ["linear", "linear", "trees", "trees"]
+    assert lines[0]["positions"] < lines[1]["positions"] == lines[3]["positions"]
+    assert all(0 <= p["share"] <= 1 and p["lo"] <= p["share"] <= p["hi"]
+               for p in lines if p["model"] == "linear")
+    assert all("share" not in p and p["r2"] < 1 for p in lines if p["model"] == "trees")
+    assert (tmp_path / "curves.png").stat().st_size > 10_000

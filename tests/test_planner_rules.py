@@ -499,13 +499,16 @@ def _check_plan(states, counts, bad, ex_states, ex_info, kinds, vals):
           kinds, vals)
 
 
+NO_NET = np.zeros(1, np.float32)  # (these policies read no network)
+
+
 @jit
-def _choose(st, scratch, code):
+def _choose(st, scratch, code, net):
     if code == 0:
-        return model_random(st, scratch)
+        return model_random(st, scratch, net)
     if code == 1:
-        return choose_weighted(st, scratch)  # greedy, or a preset of weighted (the seat's row)
-    return model_planner(st, scratch)
+        return choose_weighted(st, scratch, net)  # greedy, or a preset of weighted (its row)
+    return model_planner(st, scratch, net)
 
 
 @jit
@@ -549,7 +552,8 @@ def _check_games(states, seed, first, max_games, max_positions, lineup, seat_cod
                           -1, kinds, vals)
                     _check_decision(states, s, f, s2, f2, counts, bad, ex_states, ex_info,
                                     kinds, vals)
-                i = 0 if n == 1 else _choose(st, states[1:WORK], seat_code[st.game[G_PEND_PLAYER]])
+                i = 0 if n == 1 else _choose(st, states[1:WORK], seat_code[st.game[G_PEND_PLAYER]],
+                                             NO_NET)
                 apply(st, i)
                 continue
             if phase == PH_STEAL and st.game[G_POS] < st.game[G_PILE_N]:

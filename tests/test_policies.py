@@ -20,6 +20,7 @@ from coltsim.playout import check_step, choose
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.planner import planner_policy
+from coltsim.policies.weights import shipped_net
 from coltsim.policies.observe import observe, pile_revealed, sample_world
 from coltsim.policies import view as V
 from coltsim.rules import Rules
@@ -47,6 +48,7 @@ SEARCH = {"rollout": {"budget": 6, "horizon": 1}, "ismcts": {"budget": 6, "horiz
 # table that compiles them all once: a test seats the ones it checks (seat_policy indexes KEY).
 CHOOSING = ("greedy", "planner", "learned", "rollout", "ismcts")
 KEY = "|".join(resolve_policies(6, ["random", *CHOOSING]).choosers)
+NETS = np.tile(shipped_net(), (6, 1))  # every seat's network: learned's shipped one
 
 # Scratch states of the tests' kernels: states[GAME] is the game, the others its copies, and
 # states[SCRATCH:] the choosers' scratch (playout.choose).
@@ -73,7 +75,7 @@ def _checked_player(key):
     and broken invariants."""
     if key not in _checked_players:
         @jit  # cached like playout's kernels: numba keys a closure's cache on its key
-        def play(states, seed, first, n_games, lineup, kinds_seen):
+        def play(states, seed, first, n_games, lineup, kinds_seen, nets):
             st = states[GAME]
             illegal = 0
             broken = 0
@@ -83,7 +85,7 @@ def _checked_player(key):
                 while advance(st):
                     n = st.game[G_PEND_N]
                     kinds_seen[st.game[G_PEND_KIND]] += 1
-                    i = choose(key, st, states[SCRATCH:])
+                    i = choose(key, st, states[SCRATCH:], nets)
                     if i < 0 or i >= n:
                         illegal += 1
                         i = 0
@@ -114,12 +116,12 @@ def test_every_builtin_policy_answers_legally(players, rules):
     for k in range(len(names)):  # every policy at every seat, mixed with the others
         lineup_names = [names[(k + s) % len(names)] for s in range(players)]
         states, lineup = _seated(players, rules, lineup_names)
-        illegal, broken = play(states, 11, 100 * k, 40, lineup, kinds)
+        illegal, broken = play(states, 11, 100 * k, 40, lineup, kinds, NETS)
         assert illegal == 0, lineup_names
         assert broken == 0, lineup_names
     for name, cheap in SEARCH.items():  # a small budget and short playouts, in two seats
         states, lineup = _seated(players, rules, [name, "greedy"], {name: cheap})
-        assert play(states, 12, 0, 2, lineup, kinds) == (0, 0), name
+        assert play(states, 12, 0, 2, lineup, kinds, NETS) == (0, 0), name
     expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
     if rules.advanced:
         expected |= {10, 11}
@@ -221,7 +223,7 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
     changed the state)."""
     if key not in _same_decisions_kernels:
         @jit
-        def compare(states, every, seed, n_games, lineup):
+        def compare(states, every, seed, n_games, lineup, nets):
             st = states[GAME]
             compared = 0
             differ = 0
@@ -243,8 +245,8 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
                         changed += not (np.array_equal(a.cards, b.cards)
                                         and np.array_equal(a.loot, b.loot)
                                         and np.array_equal(a.rounds, b.rounds))
-                        differ += choose(key, a, states[SCRATCH:]) != \
-                            choose(key, b, states[SCRATCH:])
+                        differ += choose(key, a, states[SCRATCH:], nets) != \
+                            choose(key, b, states[SCRATCH:], nets)
                         rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                         rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                         cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
@@ -253,7 +255,7 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
                     apply(st, randint(st.rng, RNG_DECIDE + p, n))
             return compared, differ, cheat_differ, changed
         _same_decisions_kernels[key] = compare
-    return _same_decisions_kernels[key](states, every, seed, n_games, lineup)
+    return _same_decisions_kernels[key](states, every, seed, n_games, lineup, NETS)
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
@@ -592,10 +594,10 @@ def _decide(key, st):
     """The answer of the table ``key``'s chooser of the deciding seat at ``st``."""
     if key not in _deciders:
         @jit
-        def decide(st, scratch):
-            return choose(key, st, scratch)
+        def decide(st, scratch, nets):
+            return choose(key, st, scratch, nets)
         _deciders[key] = decide
-    return _deciders[key](st, new_states(N_SCRATCH))
+    return _deciders[key](st, new_states(N_SCRATCH), NETS)
 
 
 def test_default_reads_the_face_up_pile_and_nothing_face_down():

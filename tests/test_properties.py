@@ -35,7 +35,8 @@ def play(players, games, rules=None, seed=11):
     out_g = np.zeros((games, RG_N), np.int32)
     batch_kernel(("random",), check=True)(new_kernel_states(), seed, 0, lineups,
                                           np.zeros(players, np.int64),
-                                          np.zeros((players, N_PARAMS)), opts, out_b, out_g)
+                                          np.zeros((players, N_PARAMS)),
+                                          np.zeros((players, 1), np.float32), opts, out_b, out_g)
     return out_b, out_g
 
 
@@ -150,7 +151,7 @@ def test_batch_kernel_seats_each_players_policy():
     seats = resolve_policies(4, ["random", "greedy", "greedy", "greedy"])
     assert seats.choosers == ("random", "weighted") and list(seats.seat_policy) == [0, 1, 1, 1]
     batch_kernel(seats.choosers)(new_kernel_states(), 3, 0, lineups, seats.seat_policy,
-                                 seats.params, Rules().to_array(), out_b, out_g)
+                                 seats.params, seats.nets, Rules().to_array(), out_b, out_g)
     assert out_b[:, 0, RB_WIN].mean() < 0.1 < out_b[:, 1:, RB_WIN].mean()
 
 

@@ -196,3 +196,28 @@ def test_one_progress_bar_names_each_setting_by_its_label(tmp_path, capsys):
     assert "[1/2] as printed" in err and "[2/2] no bonus" in err
     assert "/400" in err.replace("\r", "\n")  # one bar over both settings
     assert "p4-random-" not in err  # no setting ids
+
+
+def test_a_cache_folder_filled_by_older_sources_is_cleaned(tmp_path, monkeypatch):
+    """With $NUMBA_CACHE_DIR set, the cached code of a module whose closure changed is removed
+    from that folder, where numba keeps it (numba's own layout), and nothing else is."""
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from coltsim._sources import ROOT, closure_hashes
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    learned, engine = ROOT / "policies" / "learned.py", ROOT / "engine" / "flow.py"
+    for path in (learned, engine):
+        assert _jit._cache_folder(path) == tmp_path / (
+            UserProvidedCacheLocator.get_suitable_cache_subpath(str(path)))
+    stale = _jit._cache_folder(learned) / "learned.learned_decide-150.py311.nbi"
+    fresh = _jit._cache_folder(engine) / "flow.step-10.py311.nbi"
+    for f in (stale, fresh):
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"machine code")
+    digests = dict(closure_hashes(), **{"policies/learned.py": "an-older-closure"})
+    (tmp_path / "coltsim-closures.txt").write_text("".join(f"{m} {d}\n"
+                                                         for m, d in digests.items()))
+    _jit._drop_stale_cache()
+    assert not stale.exists() and fresh.exists()
+    assert "an-older-closure" not in (tmp_path / "coltsim-closures.txt").read_text()

@@ -126,3 +126,22 @@ def score_game(st, out_b, out_g):
         out_g[RG_CARS + i] = st.cars[i + 1]
     for r in range(MAX_ROUNDS):
         out_g[RG_ROUNDS + r] = st.rounds[r]
+
+
+@njit
+def outcome(w, player, margin, out_b, out_g):
+    """The game ``w`` scored (into ``out_b``, ``out_g``) from ``player``'s side: its victory
+    share (1, 1/k when k teams share the victory, else 0) plus ``margin`` x its score lead over
+    the best other team, in thousands of dollars (what searches and training score a game by)."""
+    score_game(w, out_b, out_g)
+    mine = 0.0
+    win = 0.0
+    other = -1e18
+    for b in range(w.game[G_BANDITS]):
+        s = float(out_b[b, RB_TEAM_SCORE])
+        if w.bandit[b, B_TEAM] == player:
+            mine = s
+            win = out_b[b, RB_WIN] / max(1, out_g[RG_N_WINNERS])
+        elif s > other:
+            other = s
+    return win + margin * (mine - other) / 1000.0

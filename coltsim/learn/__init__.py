@@ -1,3 +1,3 @@
-"""Learning a fast policy from search: games played through the runner with a teacher search
-recording what it thinks of each option (record.py), and the fit of ``learned``'s weights
+"""Learning ``learned``'s value from the outcomes of many games: positions recorded through the
+runner (policies/recording.py), the fit (fit.py) and the iterations of play, fit and matches
 (train.py, ``coltsim train``).  See docs/policies.md."""

@@ -7,48 +7,63 @@ from dataclasses import dataclass
 
 from ..setting import FieldError, check_rules
 
+START_POLICIES = ("planner", "learned", "greedy")  # who plays the first iteration's games
+
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """What a training is: every field is part of its folder's identity (``train.json``)."""
+    """What a training is: every field but ``iterations`` is part of its folder's identity."""
 
     seed: int = 0
-    iterations: int = 3
-    games: int = 1000  # recorded games per iteration
-    share: float = 0.12  # share of the learner's valued decisions the teacher searches
-    budget: int = 256  # the teacher's playouts per decision
-    horizon: int = 2  # the teacher's rounds of look-ahead (0: to the end of the game)
-    teacher_model: str = "learned"  # its opponents and playouts: the learner (or a fixed model)
-    alpha: float = 1.0  # the ridge penalty
-    match_deals: int = 500  # deals of each match (x 4 seat rotations)
+    iterations: int = 4  # at most this many (it stops when one does not beat its predecessor)
+    games: int = 100_000  # games played per iteration, a share of their decisions recorded
+    share: float = 0.1  # share of the decisions recorded
+    explore: float = 0.05  # share of the recorded decisions that play a random option
+    start: str = "planner"  # who plays the first iteration's games ("learned": the shipped one)
+    hidden: tuple = ()  # units of the network's hidden layers; none: a linear value
+    epochs: int = 4  # passes over the data in each fit
+    margin: float = 0.2  # weight of the score lead (thousands of dollars) in an outcome
+    window: int = 2  # iterations whose games each fit learns from (the latest ones)
+    match_deals: int = 500  # deals of each selection match (x every seat rotation)
+    report_deals: int = 2000  # deals the chosen network is reported on (other deals)
     players: int = 4
     rules: dict = dataclasses.field(default_factory=dict)  # rule options that differ
 
     def check(self) -> TrainConfig:
+        from ..policies.weights import MAX_HIDDEN
         from ..runs.options import check_count, check_seed
 
         check_seed(self.seed)
         check_count(self.iterations, "iterations", 100)
-        check_count(self.games, "games", 10_000_000)
-        check_count(self.budget, "budget", 1_000_000)
-        if not isinstance(self.horizon, int) or not 0 <= self.horizon <= 5:
-            raise FieldError("horizon", f"must be 0 (to the end of the game) to 5 rounds, got "
-                                        f"{self.horizon!r}")
+        check_count(self.games, "games", 100_000_000)
+        check_count(self.epochs, "epochs", 1000)
+        check_count(self.window, "window", 100)
         check_count(self.match_deals, "match_deals", 1_000_000)
-        from ..policies.catalog import PLAYOUT_NAMES
-
-        if self.teacher_model not in PLAYOUT_NAMES:
-            raise FieldError("teacher_model", f"unknown model {self.teacher_model!r}; allowed: "
-                                              f"{', '.join(PLAYOUT_NAMES)}")
-        if not isinstance(self.share, (int, float)) or not 0 < self.share <= 1:
-            raise FieldError("share", f"must be a number in (0, 1], got {self.share!r}")
-        if not isinstance(self.alpha, (int, float)) or not 0 <= self.alpha < 1e9:
-            raise FieldError("alpha", f"must be a number from 0 to 1e9, got {self.alpha!r}")
+        check_count(self.report_deals, "report_deals", 1_000_000)
+        if self.match_deals < 2 or self.report_deals < 2:
+            raise FieldError("match_deals", "a match needs at least 2 deals for an interval")
+        for name, zero in (("share", False), ("explore", True)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
+                    0 <= v <= 1 if zero else 0 < v <= 1):
+                interval = "[0, 1]" if zero else "(0, 1]"
+                raise FieldError(name, f"must be a number in {interval}, got {v!r}")
+        if isinstance(self.margin, bool) or not isinstance(self.margin, (int, float)) \
+                or not 0 <= self.margin <= 10:
+            raise FieldError("margin", f"must be a number from 0 to 10, got {self.margin!r}")
+        if self.start not in START_POLICIES:
+            raise FieldError("start", f"unknown policy {self.start!r}; allowed: "
+                                      f"{', '.join(START_POLICIES)}")
+        hidden = tuple(self.hidden)
+        if len(hidden) > 2 or not all(isinstance(h, int) and not isinstance(h, bool)
+                                      and 1 <= h <= MAX_HIDDEN for h in hidden):
+            raise FieldError("hidden", f"none (a linear value), one or two hidden layers of 1 "
+                                       f"to {MAX_HIDDEN} units, got {self.hidden!r}")
         if not isinstance(self.players, int) or not 3 <= self.players <= 6:
             raise FieldError("players", f"must be 3 to 6 (one bandit per player), got "
                                         f"{self.players!r}")
         self.checked_rules()
-        return self
+        return dataclasses.replace(self, hidden=hidden)
 
     def checked_rules(self):
         if not isinstance(self.rules, dict):
@@ -56,7 +71,9 @@ class TrainConfig:
         return check_rules(self.rules, self.players)
 
     def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        d["hidden"] = list(self.hidden)
+        return d
 
     def identity(self) -> dict:
         """What its folder must hold the same (``iterations`` only says when to stop)."""

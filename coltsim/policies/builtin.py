@@ -9,19 +9,21 @@ Every policy, built-in or a user's, is a compiled function of one signature::
 ``params`` ``float64[N_PARAMS]`` the player's parameter row, ``rng`` ``uint64[1, 2]`` the
 player's own random stream (``RNG_DECIDE + player``).
 
-The playout loop asks a *chooser*: ``chooser(st, scratch) -> int`` answers the pending decision
-of the state ``st`` for its deciding player; ``scratch`` is an array of ``state.N_SCRATCH``
-states it may fill: ``scratch[0]`` for an observation, the others for looking ahead (copies
-of a position played on: ``state.copy_state(scratch, i, st)``).  ``CHOOSERS`` names one per
-catalog ``Policy.chooser``:
+The playout loop asks a *chooser*: ``chooser(st, scratch, net) -> int`` answers the pending
+decision of the state ``st`` for its deciding player; ``scratch`` is an array of
+``state.N_SCRATCH`` states it may fill: ``scratch[0]`` for an observation, the others for
+looking ahead (copies of a position played on: ``state.copy_state(scratch, i, st)``); ``net``
+is the deciding seat's row of the table's networks (net.table: ``learned``'s weights, read by
+``learned`` and by a search that models it).  ``CHOOSERS`` names one per catalog
+``Policy.chooser``:
 
 - ``random`` is answered inline (one draw from the seat's stream, no observation: its model);
 - ``weighted`` plays ``greedy``, ``weighted`` and every preset of it (their weights are the
   seat's parameter row; all zeros: greedy's), and ``planner`` plays the planner: both read only
   what their player may know (view.py's rule), so they are handed the state itself (no copy;
   tests/test_policies.py checks that the answers are the same on an observation);
-- ``learned`` (no parameters: its chooser is its model) looks ahead on copies of the state in
-  ``scratch[1:]`` and values only what its player may know (learned.py);
+- ``learned`` (no parameters but its network: its chooser is its model) looks ahead on copies
+  of the state in ``scratch[1:]`` and values only what its player may know (learned.py);
 - the searches ``rollout`` and ``ismcts`` sample worlds from an observation built for them and
   play the other seats inside them with models (models.py), given after ``(st, scratch)`` as
   constants: a table's kernel compiles a search with the models its seat names, nothing else.
@@ -47,7 +49,7 @@ def random_policy(obs, kind, options, params, rng):
 
 
 @njit
-def choose_weighted(st, scratch):
+def choose_weighted(st, scratch, net):
     """``greedy``, ``weighted`` and its presets: the greedy features under the seat's weights."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
@@ -56,7 +58,7 @@ def choose_weighted(st, scratch):
 
 
 @njit
-def choose_planner(st, scratch):
+def choose_planner(st, scratch, net):
     """The planner with the seat's weights (all zeros: its defaults)."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
@@ -65,28 +67,29 @@ def choose_planner(st, scratch):
 
 
 @njit
-def choose_rollout(st, scratch, playout):
-    """``rollout`` with model number ``playout`` (a constant) in every seat of its worlds."""
+def choose_rollout(st, scratch, net, playout):
+    """``rollout`` with model number ``playout`` (a constant) in every seat of its worlds
+    (``learned`` with the network ``net``)."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
     obs = scratch[0]
     observe(st, player, obs)
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
     return rollout_policy(obs, obs.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng,
-                          playout)
+                          playout, net)
 
 
 @njit
-def choose_ismcts(st, scratch, playout, opponents):
+def choose_ismcts(st, scratch, net, playout, opponents):
     """``ismcts`` with the models number ``playout`` (after the tree) and ``opponents`` (inside
-    it), both constants."""
+    it), both constants (``learned`` with the network ``net``)."""
     player = st.game[G_PEND_PLAYER]
     n = st.game[G_PEND_N]
     obs = scratch[0]
     observe(st, player, obs)
     rng = st.rng[RNG_DECIDE + player:RNG_DECIDE + player + 1]
     return ismcts_policy(obs, obs.game[G_PEND_KIND], obs.options[:n], obs.params[player], rng,
-                         playout, opponents)
+                         playout, opponents, net)
 
 
 CHOOSERS = {"random": model_random, "weighted": choose_weighted, "planner": choose_planner,

@@ -56,6 +56,7 @@ class Policy:
     chooser: str
     params: tuple = ()  # of Param, in the order of the parameter row
     models: tuple = ()  # names of the parameters that choose a search's models
+    files: tuple = ()  # names of the parameters that name a file (not in the row: Seats.nets)
 
 
 POLICIES: dict[str, Policy] = {}
@@ -165,7 +166,8 @@ register(Policy("planner", "planner", tuple(_weight(n, v, 0.0 if n == "tau" else
                                             for n, v in PLANNER_PARAMS)))
 
 # --- learned (learned.py) ---------------------------------------------------------------------
-register(Policy("learned", "learned"))
+# ``weights``: a weights file of coltsim train (its network), instead of the shipped one.
+register(Policy("learned", "learned", files=("weights",)))
 
 # --- ismcts (ismcts.py) -----------------------------------------------------------------------
 I_BUDGET = 0
@@ -174,6 +176,8 @@ I_MARGIN = 2
 I_PLAYOUT = 3
 I_OPPONENTS = 4
 I_HORIZON = 5
+I_LEAF = 6
+LEAF_NAMES = ("score", "learned")  # how a playout stopped at the horizon is valued
 DEFAULT_ISMCTS_BUDGET = 128
 register(Policy("ismcts", "ismcts", (
     Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1,
@@ -184,7 +188,10 @@ register(Policy("ismcts", "ismcts", (
     Param("opponents", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # the others inside the tree
     Param("horizon", 2, whole=True, minimum=0,
           maximum=MAX_HORIZON),  # rounds before scoring the position; 0: to the end
-), models=("playout", "opponents")))
+    # at the horizon: the score (victory share + margin x lead as the game would end there), or
+    # learned's value of the position (its network: the weights file, or the shipped one)
+    Param("leaf", 0, choices=LEAF_NAMES),
+), models=("playout", "opponents"), files=("weights",)))
 
 POLICY_NAMES = tuple(POLICIES)
 
@@ -233,7 +240,8 @@ def is_policy(name) -> bool:
 def param_names(name: str) -> tuple:
     """Names of the parameters a built-in policy reads (user policies: ``p0`` .. ``p15``)."""
     policy = POLICIES.get(name)
-    return tuple(p.name for p in (policy.params if policy else _user_params()))
+    return tuple(p.name for p in (policy.params if policy else _user_params())) \
+        + (policy.files if policy else ())
 
 
 def param_vector(name: str, params: dict | None = None) -> np.ndarray:
@@ -241,12 +249,15 @@ def param_vector(name: str, params: dict | None = None) -> np.ndarray:
     changed from its defaults.  Unknown names and bad values raise ``ValueError``."""
     policy = POLICIES.get(name)
     spec = policy.params if policy else _user_params()
-    allowed = [p.name for p in spec]
+    files = policy.files if policy else ()
+    allowed = [p.name for p in spec] + list(files)
     params = dict(params or {})
     for key in params:
         if key not in allowed:
             raise ValueError(f"policy {name!r} has no parameter {key!r}; allowed: "
                              f"{', '.join(allowed) if allowed else 'none'}")
+        if key in files and not (isinstance(params[key], str) and params[key]):
+            raise ValueError(f"policy {name!r}: {key} must name a file, got {params[key]!r}")
     row = np.zeros(N_PARAMS)
     for i, p in enumerate(spec):
         row[i] = _value(name, p, params[p.name]) if p.name in params else p.default

@@ -60,16 +60,18 @@ import numpy as np
 from .. import constants as K
 from .._jit import njit
 from ..engine.flow import advance, apply
-from ..engine.scoring import RB_N, RG_N
+from ..engine.scoring import RB_N, RG_N, outcome
 from ..engine.state import (
     G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states,
     copy_state,
 )
-from .catalog import DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_MARGIN
-from .learned import WEIGHTS
+from .catalog import (
+    DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_LEAF, I_MARGIN,
+)
+from .encoding import BUF_W, ENCODE_W, encode
 from .models import call_model
+from .net import WORK_W, net_values
 from .observe import WORLD_SCRATCH_N, sample_world_with
-from .rollout import outcome
 from .view import rand_below
 
 # Columns of the edge table.
@@ -182,10 +184,12 @@ def _select(w, tree, total, node, used, c, rng, default):
 
 
 @njit
-def _play(w, player, tree, total, used, path, c, margin, playout, opponents, mw, scratch, stop,
-          out_b, out_g, rng):
+def _play(w, player, tree, total, used, path, c, margin, playout, opponents, net, scratch, stop,
+          out_b, out_g, rng, leaf, enc, buf, work):
     """Play the sampled world ``w`` on from the root's child ``path[1]`` (its option applied):
-    select and expand at the player's own decisions, play out, back up along the path."""
+    select and expand at the player's own decisions, play out, back up along the path; with
+    ``leaf`` 1, a playout stopped at the horizon is valued by the network ``net``
+    (``enc``, ``buf``, ``work``: its work space)."""
     depth = 1
     node = path[1]
     in_tree = tree[node, T_VISITS] > 0
@@ -193,11 +197,11 @@ def _play(w, player, tree, total, used, path, c, margin, playout, opponents, mw,
         if w.game[G_ROUND] >= stop:
             break
         if not in_tree:
-            apply(w, call_model(playout, w, scratch, mw))
+            apply(w, call_model(playout, w, scratch, net))
         elif w.game[G_PEND_PLAYER] != player:
-            apply(w, call_model(opponents, w, scratch, mw))
+            apply(w, call_model(opponents, w, scratch, net))
         else:
-            default = call_model(playout, w, scratch, mw)
+            default = call_model(playout, w, scratch, net)
             i, e = _select(w, tree, total, node, used, c, rng, default)
             if i < 0 or depth + 1 >= MAX_DEPTH:
                 in_tree = False
@@ -208,7 +212,12 @@ def _play(w, player, tree, total, used, path, c, margin, playout, opponents, mw,
             path[depth] = node
             in_tree = tree[node, T_VISITS] > 0
             apply(w, i)
-    r = outcome(w, player, margin, out_b, out_g)
+    if leaf == 1 and w.game[G_ROUND] < w.game[G_N_ROUNDS]:
+        encode(w, w, player, -1, 0, enc[0], buf)
+        net_values(net, enc, 1, work[WORK_W:WORK_W + 1], work[:WORK_W])
+        r = work[WORK_W]
+    else:
+        r = outcome(w, player, margin, out_b, out_g)
     for d in range(depth + 1):
         tree[path[d], T_VISITS] += 1
         total[path[d]] += r
@@ -235,16 +244,16 @@ def keep_better_half(alive, m, tree, total, edges):
 
 
 @njit
-def ismcts_policy(obs, kind, options, params, rng, playout, opponents):
+def ismcts_policy(obs, kind, options, params, rng, playout, opponents, net):
     """Information-set MCTS over the player's own decisions, with the models number ``playout``
-    and ``opponents`` (constants: models.py) (module docstring)."""
-    return ismcts_search(obs, kind, options, params, rng, playout, opponents, WEIGHTS, None)
+    and ``opponents`` (constants: models.py; ``learned`` with the network ``net``) (module
+    docstring)."""
+    return ismcts_search(obs, kind, options, params, rng, playout, opponents, net, None)
 
 
 @njit
-def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats):
-    """``ismcts_policy`` with ``mw`` the weights of the model ``learned`` (models.call_model),
-    and with ``stats`` (``float64[n, 2]``, or None) each option's mean outcome and playouts at
+def ismcts_search(obs, kind, options, params, rng, playout, opponents, net, stats):
+    """``ismcts_policy`` with ``stats`` (``float64[n, 2]``, or None) each option's mean outcome and playouts at
     the root: what a learner is taught (coltsim/learn)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
@@ -252,6 +261,7 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats
     c = params[I_EXPLORATION]
     margin = params[I_MARGIN]
     horizon = int(params[I_HORIZON])
+    leaf = int(params[I_LEAF])
     stop = obs.game[G_N_ROUNDS]
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
@@ -267,6 +277,9 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats
     out_g = np.zeros(RG_N, np.int32)
     alive = np.arange(n)
     edges = np.empty(n, np.int64)  # the root's child of each option
+    enc = np.empty((1, ENCODE_W))  # a leaf's encoding and the network's work space
+    buf = np.empty(BUF_W, np.int64)
+    work = np.empty(WORK_W + 1)
     tree[ROOT, T_KEY] = -1
     tree[ROOT, T_CHILD] = -1
     tree[ROOT, T_SIBLING] = -1
@@ -288,7 +301,7 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, mw, stats
                 path[1] = edges[alive[j]]
                 apply(worlds[1], alive[j])
                 _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
-                      mw, worlds[2:], stop, out_b, out_g, rng)
+                      net, worlds[2:], stop, out_b, out_g, rng, leaf, enc, buf, work)
         spent += per * m
         m = keep_better_half(alive, m, tree, total, edges)
     if stats is not None:

@@ -21,9 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    DEFAULT, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as, param_names,
+    DEFAULT, I_LEAF, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as, param_names,
     param_vector,
 )
+from .weights import load_net, shipped_net, table
 
 USER = "user:"  # user policy k of a table (Seats.functions[k]) has the chooser code "user:k"
 
@@ -46,6 +47,9 @@ class Seats:
         built-in ones sorted, then ``"user:0"``, ``"user:1"``...
     functions : tuple
         The user policies' compiled functions (``"user:k"`` is ``functions[k]``).
+    nets : ndarray, float32[players, width]
+        Each seat's network (net.table): ``learned``'s weights (its ``weights`` file, or the
+        shipped ones), also for a search that models ``learned``; zeros where none is needed.
     """
 
     names: tuple
@@ -53,6 +57,7 @@ class Seats:
     params: np.ndarray
     choosers: tuple
     functions: tuple
+    nets: np.ndarray
 
 
 def load_user_policy(spec: str):
@@ -151,7 +156,30 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
     choosers = tuple(sorted({c for c in codes if not c.startswith(USER)}))
     choosers += tuple(f"{USER}{k}" for k in range(len(users)))
     seat_policy = np.array([choosers.index(c) for c in codes], np.int64)
-    return Seats(tuple(names), seat_policy, matrix, choosers, tuple(users))
+    nets = table([_seat_net(n, c, row, by_name.get(n))
+                  for n, c, row in zip(names, codes, matrix)], players)
+    return Seats(tuple(names), seat_policy, matrix, choosers, tuple(users), nets)
+
+
+def _seat_net(name: str, code: str, row, params: dict | None):
+    """The network a seat playing ``name`` (chooser ``code``, parameter row ``row``) needs, or
+    None: its ``weights`` file, or the shipped network, for ``learned``, for a search modelling
+    it and for ismcts valuing its leaves with it."""
+    needs = "learned" in code.split(":") or (name == "ismcts"
+                                             and LEAF_NAMES[int(row[I_LEAF])] == "learned")
+    if not needs:
+        return None
+    if params and params.get("weights"):
+        try:
+            return load_net(params["weights"])[0]
+        except ValueError as e:
+            raise ValueError(f"policy {name!r}: weights: {e}") from None
+    net = shipped_net()
+    if net is None:
+        raise ValueError("policy 'learned' has no shipped weights (coltsim/policies/"
+                         "learned.npz); give a weights file of coltsim train: "
+                         "params learned.weights")
+    return net
 
 
 __all__ = ["Seats", "load_user_policy", "param_names", "param_vector", "resolve_policies"]

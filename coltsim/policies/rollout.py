@@ -31,12 +31,11 @@ import numpy as np
 from .. import constants as K
 from .._jit import njit
 from ..engine.flow import advance, apply
-from ..engine.scoring import RB_N, RB_TEAM_SCORE, RB_WIN, RG_N, RG_N_WINNERS, score_game
+from ..engine.scoring import RB_N, RG_N, outcome
 from ..engine.state import (
-    B_TEAM, G_BANDITS, G_N_ROUNDS, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states, copy_state,
+    G_N_ROUNDS, G_PEND_PLAYER, G_ROUND, N_SCRATCH, alloc_states, copy_state,
 )
 from .catalog import DEFAULT_BUDGET, P_BUDGET, P_HORIZON
-from .learned import WEIGHTS
 from .models import call_model
 from .observe import sample_world
 from .common import pick
@@ -45,37 +44,21 @@ MARGIN_WEIGHT = 0.05
 
 
 @njit
-def play_until(w, model, scratch, stop_round, mw):
+def play_until(w, model, scratch, stop_round, net):
     """Play ``w`` with model number ``model`` (a constant: models.py; ``learned`` with the
-    weights ``mw``) in every seat (``scratch``: its scratch states) until the game ends or round
-    ``stop_round`` begins."""
+    network ``net``) in every seat (``scratch``: its scratch states) until the game ends or
+    round ``stop_round`` begins."""
     while advance(w):
         if w.game[G_ROUND] >= stop_round:
             return
-        apply(w, call_model(model, w, scratch, mw))
+        apply(w, call_model(model, w, scratch, net))
 
 
 @njit
-def outcome(w, player, margin, out_b, out_g):
-    """Victory share plus ``margin`` x score lead (thousands) of ``player`` in ``w``."""
-    score_game(w, out_b, out_g)
-    mine = 0.0
-    win = 0.0
-    other = -1e18
-    for b in range(w.game[G_BANDITS]):
-        s = float(out_b[b, RB_TEAM_SCORE])
-        if w.bandit[b, B_TEAM] == player:
-            mine = s
-            win = out_b[b, RB_WIN] / max(1, out_g[RG_N_WINNERS])
-        elif s > other:
-            other = s
-    return win + margin * (mine - other) / 1000.0
-
-
-@njit
-def rollout_policy(obs, kind, options, params, rng, playout):
+def rollout_policy(obs, kind, options, params, rng, playout, net):
     """Flat Monte Carlo over determinised worlds, model number ``playout`` (a constant:
-    models.py) in every seat of the playouts (module docstring)."""
+    models.py; ``learned`` with the network ``net``) in every seat of the playouts (module
+    docstring)."""
     n = options.shape[0]
     player = obs.game[G_PEND_PLAYER]
     budget = int(params[P_BUDGET]) if params[P_BUDGET] >= 1 else DEFAULT_BUDGET
@@ -95,7 +78,7 @@ def rollout_policy(obs, kind, options, params, rng, playout):
         for i in range(n):
             copy_state(scratch, 1, world)
             apply(trial, i)
-            play_until(trial, playout, scratch[2:], stop, WEIGHTS)
+            play_until(trial, playout, scratch[2:], stop, net)
             total[i] += outcome(trial, player, MARGIN_WEIGHT, out_b, out_g)
     best = -1e300
     chosen = 0

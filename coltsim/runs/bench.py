@@ -67,7 +67,8 @@ def bench(players: int = 4, games: int = 200_000, policy: str = "random",
     games = check_games_in_memory(games)
     workers = check_workers(workers) or available_cores()
     seats = resolve_seats(setting)
-    args = (setting.lineups(), seats.seat_policy, seats.params, setting.rules.to_array())
+    args = (setting.lineups(), seats.seat_policy, seats.params, seats.nets,
+            setting.rules.to_array())
     # Each worker plays its block in batches into one result buffer of its own, written once
     # before the clock starts: the engine is timed, not the system zeroing fresh memory.
     size = min(BATCH, games)

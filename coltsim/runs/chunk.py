@@ -43,6 +43,7 @@ class ChunkJob:
     lineups: np.ndarray  # int64[L, bandits]
     seat_policy: np.ndarray  # int64[players]: each seat's index in choosers
     params: np.ndarray  # float64[players, N_PARAMS]
+    nets: np.ndarray  # float32[players, width]: each seat's network (Seats.nets)
     opts: np.ndarray  # int64[N_OPTIONS]
     check: int
     setting_id: str
@@ -94,7 +95,7 @@ def play_batch(job: ChunkJob, first: int, out_b: np.ndarray, out_g: np.ndarray) 
     numba cannot compile (or that fails while playing) is the user's mistake, a ``ValueError``
     naming it among the job's policies."""
     args = (new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
-            job.opts, out_b, out_g)
+            job.nets, job.opts, out_b, out_g)
     call_kernel(batch_kernel(job.choosers, job.functions, job.check), args, job.policies,
                 job.functions)
 

@@ -286,7 +286,7 @@ class _Run:
     def job(self, folder: Path | None, token: str = "") -> C.ChunkJob:
         s = self.setting
         seats = C.resolve_seats(s)
-        return C.ChunkJob(self.seed, s.lineups(), seats.seat_policy, seats.params,
+        return C.ChunkJob(self.seed, s.lineups(), seats.seat_policy, seats.params, seats.nets,
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
                           seats.choosers, seats.functions, token,

@@ -137,7 +137,7 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
     log = np.zeros((LOG_ROWS, L.LOG_W), np.int64)
     def play():  # (compiling the kernel first, on a first use)
         return traced_kernel(seats.choosers, seats.functions)(states, seed, game_index, lineup,
-                                                              log, out_b, out_g)
+                                                              seats.nets, log, out_b, out_g)
 
     n_rows = interruptible(play)  # a long search's game, or a compile, stops at Ctrl-C
     if n_rows > LOG_ROWS:  # pragma: no cover - a game has a few hundred records
