@@ -92,16 +92,16 @@ def draw(lines: list, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for model in dict.fromkeys(p["model"] for p in lines):
+    for k, model in enumerate(dict.fromkeys(p["model"] for p in lines)):
         pts = sorted((p for p in lines if p["model"] == model), key=lambda p: p["positions"])
         n = [p["positions"] for p in pts]
-        right.plot(n, [p["r2"] for p in pts], "o-", label=model)
+        right.plot(n, [p["r2"] for p in pts], "o-", color=f"C{k}", label=model)
         played = [p for p in pts if "share" in p]
         if played:
             left.errorbar([p["positions"] for p in played], [p["share"] for p in played],
                           yerr=[[p["share"] - p["lo"] for p in played],
                                 [p["hi"] - p["share"] for p in played]],
-                          fmt="o-", capsize=3, label=model)
+                          fmt="o-", color=f"C{k}", capsize=3, label=model)
     left.axhline(0.25, color="grey", lw=0.8, ls="--", label="a fair share")
     left.set(xscale="log", xlabel="positions learned from", ylabel="victory share",
              title="learned in one seat against three planners (95% CI)")
