@@ -108,6 +108,12 @@ RUNS = {
                   "--report-deals 2 --quiet"),
     "coltsim train FOLDER": (BY_HAND, "coltsim train {out} --iterations 1 --games 40 --share 0.5 "
                                       "--match-deals 2 --report-deals 2 --workers 1 --quiet"),
+    "coltsim train FOLDER --iterations 2":
+        (BY_HAND, "coltsim train {out} --iterations 2 --games 40 --share 0.5 --match-deals 2 "
+                  "--report-deals 2 --workers 1 --quiet"),
+    "python benchmarks/learning_curves.py FOLDER --iteration 1":
+        (SKIP, "needs a training's folder: tests/test_learn.py runs it on a tiny training (slow "
+               "tier)"),
     "coltsim tune FILE": (SLOW, "coltsim tune experiments/tune_gunslinger_bonus.toml --games 50 "
                               "--max-games 50 --out {out} --quiet"),
     "python ../shared/bench/reference_game.py": (SLOW, "python ../shared/bench/reference_game.py "
@@ -151,7 +157,7 @@ RUNS = {
 }
 # Spans that name a command in a sentence (a command and a flag, or an elided argument).
 MENTIONS = {"coltsim simulate --out DIR", "coltsim report --repair", "python benchmarks/...",
-            "coltsim trace --from --setting"}
+            "coltsim trace --from --setting", "coltsim train --rules"}
 
 
 def doc_command_lines() -> dict:
