@@ -99,6 +99,8 @@ RUNS = {
     "coltsim trace --from FOLDER --game 5": ("", "coltsim trace --from {report} --game 5"),
     "coltsim show game.jsonl [--every-card]": ("", "coltsim show {trace} --every-card"),
     "coltsim trace ... \\| coltsim show -": ("", "coltsim trace --seed 7 | coltsim show -"),
+    "coltsim bench --policy learned --games 20000 --no-compile":
+        (SLOW, "coltsim bench --policy learned --games 200 --no-compile"),
     "coltsim bench [--players N] [--games N] [--policy NAME] [--json]":
         ("", "coltsim bench --players 3 --games 2000 --policy random --json --no-compile"),
     "coltsim train FOLDER [--players N] [--rules JSON] [--iterations N] [--games N] "
