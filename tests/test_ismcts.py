@@ -234,6 +234,27 @@ def test_reproducible_for_a_seed_and_budget():
     assert not a.drop(columns="setting").equals(games(9).drop(columns="setting"))  # it matters
 
 
+def test_a_learned_leaf_values_the_horizon_with_the_seats_network(tmp_path):
+    """``leaf = "learned"``: the playouts stopped at the horizon are valued by the network of the
+    weights file the seat names, so the search's games change with the leaf and with the
+    network (the same kernel: leaf and weights are data)."""
+    from coltsim.policies.weights import pack, save_net
+    from coltsim.policies.encoding import N_INPUTS
+
+    rng = np.random.default_rng(28)
+    save_net(tmp_path / "other.npz", pack([(rng.normal(size=(N_INPUTS, 1)), [0.0])], [1.0]), {})
+
+    def games(**ismcts):
+        params = {**SEARCH_PARAMS, "ismcts": {"budget": 8, "horizon": 1, **ismcts}}
+        return simulate(make_setting(4, policies=SEARCH, params=params), 2, seed=5,
+                        workers=1, progress=False).players.drop(columns="setting")
+
+    score, learned = games(), games(leaf="learned")
+    assert not learned.equals(score)
+    assert learned.equals(games(leaf="learned"))
+    assert not learned.equals(games(leaf="learned", weights=str(tmp_path / "other.npz")))
+
+
 @pytest.mark.slow
 def test_reproducible_in_the_two_player_game():
     def game(budget, seed=5):
