@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ._process import DONE
 
-MAX_MESSAGE = 400  # characters of an error or warning line, its value shortened in the middle
+MAX_MESSAGE = 500  # characters of an error or warning line, its value shortened in the middle
 
 
 def _json_object(flag: str, text: str | None) -> dict | None:

@@ -40,7 +40,7 @@ RUNS = {
     ".venv/bin/pip install -e .": (SKIP, "an installation step: CI installs the same way"),
     '.venv/bin/pip install -e ".[test,dask,train]"': (SKIP, "an installation step: CI "
                                                             "installs the same way"),
-    ".venv/bin/python -m pytest -q": (SKIP, "the suite itself"),
+    ".venv/bin/python -m pytest -q -n 2": (SKIP, "the suite itself"),
     ".venv/bin/python -m pytest -q -m slow": (SKIP, "the suite itself"),
     ".venv/bin/coltsim run experiments/quickstart.toml":
         (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),

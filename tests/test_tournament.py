@@ -12,7 +12,7 @@ from coltsim.analysis.tournament import policy_shares
 from coltsim.cli import main
 from coltsim.policies import DEFAULT
 from coltsim.policies import LADDER as POLICY_LADDER
-from coltsim.analysis.stats import deal_shares, share_estimate
+from coltsim.analysis.stats import deal_shares, share_estimate, wilson_interval
 from coltsim.runs.tournament import Seat, play_seats, play_table
 from coltsim.setting import make_setting, seatings
 from coltsim.study.tournament import rotations, tournament
@@ -63,9 +63,13 @@ def test_the_one_tournament_averages_each_entrys_seats_then_the_deals():
     new, old = result["new"], result["old"]
     # "new" holds seat 0 in one rotation and seat 3 in another: a whole deal in 2 of 4.
     assert new.per_deal.tolist() == [0.25] * 10 and new.share == 0.25
-    assert (new.lo, new.hi, new.deals, new.rotations) == (0.25, 0.25, 10, 4)
+    # every deal gave the same share, no spread: the Wilson interval over the 10 deals
+    # (analysis.stats.share_estimate), not a single number
+    assert new.lo == pytest.approx(wilson_interval(2.5, 10)[0]) and new.lo < 0.25 < new.hi
+    assert (new.deals, new.rotations) == (10, 4)
     assert old.per_deal.tolist() == [0.25] * 10
-    assert new.as_dict() == {"share": 0.25, "lo": 0.25, "hi": 0.25, "deals": 10, "rotations": 4}
+    assert new.as_dict() == {"share": 0.25, "lo": new.lo, "hi": new.hi, "deals": 10,
+                             "rotations": 4}
     seated = {("a", "b"): np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]),
               ("b", "a"): np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])}
     shares = deal_shares(seated)
