@@ -1,18 +1,16 @@
 """coltsim: play Colt Express millions of times, fast, to answer balance questions.
 
-The names below are looked up on first use, so that ``import coltsim`` loads neither numba nor
-pandas: a setting can be built and checked without the compiled engine.
+Every name below is looked up on first use, so that ``import coltsim`` loads only the standard
+library: the ``coltsim`` program (coltsim.cli) installs its Ctrl-C handler before numpy is
+loaded, and a setting can be built and checked without numba or pandas.
 """
 import importlib
 
 __version__ = "0.1.0"
 
-from .constants import RULES_VERSION  # noqa: E402
-from .results import Results  # noqa: E402
-from .rules import Rules  # noqa: E402
-from .setting import FieldError, Setting, make_setting  # noqa: E402
-
 _LAZY = {
+    "RULES_VERSION": "constants", "Results": "results", "Rules": "rules",
+    "FieldError": "setting", "Setting": "setting", "make_setting": "setting",
     "simulate": "runs.runner", "simulate_to_folder": "runs.runner",
     "RunInfo": "runs.runner", "load_results": "runs.load", "trace_game": "traces.trace",
     "load_experiment": "study.experiment", "run_experiment": "study.run",
@@ -26,6 +24,10 @@ def __getattr__(name):
     value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     globals()[name] = value
     return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = ["RULES_VERSION", "FieldError", "Results", "RunInfo", "Rules", "Setting", "__version__",

@@ -551,10 +551,15 @@ def _interrupted(args, how: str) -> str:
 def main(argv=None) -> int:
     """Run one command; returns its exit status (0, 2 for bad input, 130 after Ctrl-C, 143
     after SIGTERM)."""
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     try:
-        args = parser.parse_args(argv)
+        args = build_parser().parse_args(argv)  # (its choices load numpy: a third of a second)
+    except _Terminated:
+        print("coltsim: terminated", file=sys.stderr)
+        return 143
+    except KeyboardInterrupt:
+        print("coltsim: interrupted", file=sys.stderr)
+        return 130
     except SystemExit as e:  # --help, or a usage mistake (one line: _Parser.error)
         return e.code if isinstance(e.code, int) else 0
     except ValueError as e:  # an old spelling (_Renamed)

@@ -270,7 +270,7 @@ def test_a_long_call_in_the_main_thread_answers_an_interrupt_at_once(monkeypatch
 
 def _coltsim(*args) -> subprocess.Popen:
     """``coltsim ARGS`` in a session of its own (a terminal's process group)."""
-    return subprocess.Popen([sys.executable, "-c", "from coltsim.cli import program; program()",
+    return subprocess.Popen([sys.executable, "-c", "from coltsim._entry import program; program()",
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
 
@@ -351,6 +351,73 @@ def test_ctrl_c_to_the_process_group_at_any_moment_of_a_run_is_one_line(tmp_path
     assert said[0].startswith("report:" if done else "coltsim run: interrupted"), lines
     time.sleep(1)
     assert _left_behind(proc) == []
+
+
+def test_the_program_loads_no_numpy_before_its_handlers_are_installed():
+    """Until ``cli.program`` installs its handlers a Ctrl-C is Python's own (a traceback): the
+    modules it needs to get there are the standard library's, a few hundredths of a second."""
+    code = ("import sys, coltsim, coltsim.cli\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'pandas',"
+            " 'numba'))[:3])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]", f"loaded: {out}"
+
+
+@pytest.mark.parametrize("signum, status, says", [(signal.SIGINT, 130, "interrupted"),
+                                                  (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_while_the_command_line_is_read_is_one_line(monkeypatch, capsys, signum,
+                                                             status, says):
+    """The parser's choices load numpy (a third of a second) before any command runs."""
+    from coltsim import cli
+
+    handler = {signal.SIGINT: cli._interrupt, signal.SIGTERM: cli._terminate}[signum]
+    monkeypatch.setattr(cli, "build_parser", lambda: handler(signum, None))
+    monkeypatch.setattr(signal, "signal", lambda *a: signal.SIG_DFL)  # keep pytest's handlers
+    cli._DONE.clear()
+    assert cli.main(["run", "x.toml"]) == status
+    assert capsys.readouterr().err.splitlines() == [f"coltsim: {says}"]
+
+
+# The program's entry with the loading of coltsim.cli made slow (a finder that sleeps first).
+_SLOW_LOAD = """
+import sys, time
+class Slow:
+    def find_spec(self, name, path=None, target=None):
+        if name == "coltsim.cli":
+            time.sleep(20)
+sys.meta_path.insert(0, Slow())
+from coltsim._entry import program
+program()
+"""
+
+
+@pytest.mark.parametrize("signum, status, says", [(signal.SIGINT, 130, "interrupted"),
+                                                  (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_while_the_program_loads_is_one_line(signum, status, says):
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_LOAD, "run", "x.toml"],
+                            stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(1.0)
+    os.killpg(proc.pid, signum)
+    _, err = proc.communicate(timeout=10)
+    assert (proc.returncode, err.decode().splitlines()) == (status, [f"coltsim: {says}"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seconds", [0.1, 0.2, 0.3, 0.45])  # (Python itself starts in 0.05)
+def test_ctrl_c_to_the_process_group_as_the_program_starts_is_one_line(tmp_path, seconds):
+    toml = _experiment(tmp_path / "run.toml", 20_000, players=4)
+    proc = _coltsim("run", str(toml), "--out", str(tmp_path / "out"), "--workers", "2")
+    err = _Stderr(proc)
+    time.sleep(seconds)
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.wait(60)
+    err.thread.join(30)
+    lines = _lines(err.text())
+    assert proc.returncode == 130, lines
+    said = [line for line in lines if not line.startswith("faults: ")]
+    assert len(said) == 1, lines
+    assert said[0].startswith(("coltsim: interrupted", "coltsim run: interrupted")), lines
 
 
 @pytest.mark.slow
