@@ -255,6 +255,36 @@ def test_a_learned_leaf_values_the_horizon_with_the_seats_network(tmp_path):
     assert not learned.equals(games(leaf="learned", weights=str(tmp_path / "other.npz")))
 
 
+def test_a_root_of_width_k_searches_the_playout_choice_and_the_best_valued_others():
+    """``width``: the root's options are ranked by learned's value of each (the seat's
+    network), the playout model's choice first; k of them are searched."""
+    from coltsim.policies.encoding import BUF_W, ENCODE_W
+    from coltsim.policies.ismcts import keep_widest
+    from coltsim.policies.learned import option_encodings
+    from coltsim.policies.net import WORK_W, net_values
+    from coltsim.policies.weights import shipped_net
+
+    net = shipped_net()
+    states = new_states(3 + N_SCRATCH)
+    init_table(states[0], 4, Rules().to_array(), np.zeros(4, np.int64), np.zeros((4, 16)))
+    setup_game(states[0], 11, 0, np.full(4, -1, np.int64))
+    advance(states[0])
+    st, obs = states[0], states[1]
+    observe(st, st.game[G_PEND_PLAYER], obs)
+    n = obs.game[G_PEND_N]
+    assert obs.game[G_PEND_KIND] == DK_PLAN and n >= 4
+    rng = st.rng[RNG_DECIDE:RNG_DECIDE + 1].copy()
+    enc, values = np.empty((n, ENCODE_W)), np.empty(n)
+    option_encodings(obs, states[3:], rng, enc, np.empty(BUF_W, np.int64))
+    net_values(net, enc, n, values, np.empty(WORK_W))
+    for default in (0, n - 1):
+        alive = np.arange(n)
+        assert keep_widest(obs, states[3:], rng, net, 3, default, alive) == 3
+        assert sorted(alive) == list(range(n)) and alive[0] == default
+        others = [i for i in np.argsort(-values, kind="stable") if i != default]
+        assert list(alive[1:]) == others
+
+
 @pytest.mark.slow
 def test_reproducible_in_the_two_player_game():
     def game(budget, seed=5):

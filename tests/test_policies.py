@@ -43,7 +43,8 @@ CONFIGS = [
 
 
 # The search policies, with budgets small enough for the fast tier.
-SEARCH = {"rollout": {"budget": 6, "horizon": 1}, "ismcts": {"budget": 6, "horizon": 1}}
+SEARCH = {"rollout": {"budget": 6, "horizon": 1},
+          "ismcts": {"budget": 6, "horizon": 1, "leaf": "learned", "width": 2}}  # (the top rung's)
 # One policy of each chooser (greedy, weighted and the presets share theirs), and the key of a
 # table that compiles them all once: a test seats the ones it checks (seat_policy indexes KEY).
 CHOOSING = ("greedy", "planner", "learned", "rollout", "ismcts")

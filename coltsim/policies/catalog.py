@@ -177,7 +177,9 @@ I_PLAYOUT = 3
 I_OPPONENTS = 4
 I_HORIZON = 5
 I_LEAF = 6
+I_WIDTH = 7
 LEAF_NAMES = ("score", "learned")  # how a playout stopped at the horizon is valued
+MAX_WIDTH = 64  # above every decision's option count
 DEFAULT_ISMCTS_BUDGET = 128
 register(Policy("ismcts", "ismcts", (
     Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1,
@@ -191,6 +193,9 @@ register(Policy("ismcts", "ismcts", (
     # at the horizon: the score (victory share + margin x lead as the game would end there), or
     # learned's value of the position (its network: the weights file, or the shipped one)
     Param("leaf", 0, choices=LEAF_NAMES),
+    # options searched at the root: the ``width`` that learned's value (its network) ranks
+    # best, and the playout model's choice; 0: every option
+    Param("width", 0, whole=True, minimum=0, maximum=MAX_WIDTH),
 ), models=("playout", "opponents"), files=("weights",)))
 
 POLICY_NAMES = tuple(POLICIES)
@@ -207,7 +212,10 @@ LADDER = (
     ("greedy", {}),
     ("rollout", {"budget": 64, "playout": "greedy"}),
     ("planner", {}),
-    ("ismcts", {"budget": 64, "opponents": "planner", "playout": "planner"}),
+    # the top rung: the search valued by the learned network at the end of the round, its root
+    # narrowed to four options (docs/policies.md: strength against cost)
+    ("ismcts", {"budget": 24, "opponents": "planner", "playout": "planner", "horizon": 1,
+                "leaf": "learned", "width": 4}),
 )
 
 

@@ -31,6 +31,11 @@ of the world per option), and the better half by mean outcome survives; the last
 the choice.  A game's outcome varies far more between worlds than between options, so comparing
 options on the same worlds is what makes a small budget count (measured: docs/policies.md).
 Every option gets at least one world per round, so a budget below about ``2 n`` is exceeded.
+With ``width`` k, only k options enter the halving: the playout model's choice and those that
+``learned``'s value ranks best (learned.option_encodings: each option played on a projection of
+what the player may know, valued by the seat's network), so that a small budget is spent on
+the options worth comparing (a prior, as Gumbel MuZero's root samples its candidates from the
+policy's).
 
 Everything is allocated once per decision (two world states, the tree arrays sized by the
 number of iterations, the sampler's temporaries); an iteration allocates nothing.  The tree is a
@@ -48,6 +53,8 @@ Parameters (``params[I_*]``; see catalog.py):
 ``playout``      model of every seat after the tree (catalog.PLAYOUT_NAMES; default ``greedy``)
 ``opponents``    model of the other players inside the tree (default ``greedy``)
 ``horizon``      rounds played before scoring the position (default 2); 0 plays to the end
+``leaf``         at the horizon: the score as the game would end there, or ``learned``'s value
+``width``        options searched at the root (0: all; else the ``width`` best by the value)
 ===============  ===============================================================================
 
 The two models are policies of fixed parameters (models.py) compiled into the search: the
@@ -66,9 +73,10 @@ from ..engine.state import (
     copy_state,
 )
 from .catalog import (
-    DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_LEAF, I_MARGIN,
+    DEFAULT_ISMCTS_BUDGET, I_BUDGET, I_EXPLORATION, I_HORIZON, I_LEAF, I_MARGIN, I_WIDTH,
 )
 from .encoding import BUF_W, ENCODE_W, encode
+from .learned import option_encodings
 from .models import call_model
 from .net import WORK_W, net_values
 from .observe import WORLD_SCRATCH_N, sample_world_with
@@ -244,6 +252,26 @@ def keep_better_half(alive, m, tree, total, edges):
 
 
 @njit
+def keep_widest(obs, scratch, rng, net, width, default, alive):
+    """Order ``alive`` (the root's options) so that the ``width`` that learned's value ranks
+    best come first, the playout model's choice ``default`` among them; returns how many are
+    searched (every option for a decision learned does not value)."""
+    n = alive.shape[0]
+    enc = np.empty((n, ENCODE_W))
+    buf = np.empty(BUF_W, np.int64)
+    work = np.empty(WORK_W)
+    values = np.empty(n)
+    if not option_encodings(obs, scratch, rng, enc, buf):
+        return n
+    net_values(net, enc, n, values, work)
+    values[default] = np.inf
+    order = np.argsort(-values, kind="mergesort")  # stable: ties keep the options' order
+    for i in range(n):
+        alive[i] = order[i]
+    return width
+
+
+@njit
 def ismcts_policy(obs, kind, options, params, rng, playout, opponents, net):
     """Information-set MCTS over the player's own decisions, with the models number ``playout``
     and ``opponents`` (constants: models.py; ``learned`` with the network ``net``) (module
@@ -262,20 +290,25 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, net, stat
     margin = params[I_MARGIN]
     horizon = int(params[I_HORIZON])
     leaf = int(params[I_LEAF])
+    width = int(params[I_WIDTH])
     stop = obs.game[G_N_ROUNDS]
     if horizon > 0:
         stop = min(stop, obs.game[G_ROUND] + horizon)
     # Everything the search needs, allocated once for the decision.
     # The sampled world, the copy an option is played in, and the models' scratch.
     worlds = alloc_states(2 + N_SCRATCH)
+    alive = np.arange(n)
+    m = n  # the options searched: alive[:m]
+    if 0 < width < n:
+        m = keep_widest(obs, worlds[2:], rng, net, width,
+                        call_model(playout, obs, worlds[2:], net), alive)
     tmp = np.empty(WORLD_SCRATCH_N, np.int64)
-    tree = np.empty((_capacity(root_iterations(budget, n), n), T_N), np.int64)
+    tree = np.empty((_capacity(root_iterations(budget, m), n), T_N), np.int64)
     total = np.zeros(tree.shape[0])
     path = np.zeros(MAX_DEPTH, np.int64)
     used = np.ones(1, np.int64)
     out_b = np.zeros((K.MAX_BANDITS, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
-    alive = np.arange(n)
     edges = np.empty(n, np.int64)  # the root's child of each option
     enc = np.empty((1, ENCODE_W))  # a leaf's encoding and the network's work space
     buf = np.empty(BUF_W, np.int64)
@@ -289,8 +322,7 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, net, stat
         edges[i] = _child(tree, ROOT, KEY_STRIDE * kind + options[i], used)
     path[0] = ROOT
     # Sequential halving at the root, every survivor played in the same worlds.
-    rounds = halving_rounds(n)
-    m = n
+    rounds = halving_rounds(m)
     spent = 0
     for r in range(rounds):
         per = worlds_per_option(budget, spent, rounds, r, m)

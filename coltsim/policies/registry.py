@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    DEFAULT, I_LEAF, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as, param_names,
-    param_vector,
+    DEFAULT, I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
+    param_names, param_vector,
 )
 from .weights import load_net, shipped_net, table
 
@@ -164,9 +164,9 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
 def _seat_net(name: str, code: str, row, params: dict | None):
     """The network a seat playing ``name`` (chooser ``code``, parameter row ``row``) needs, or
     None: its ``weights`` file, or the shipped network, for ``learned``, for a search modelling
-    it and for ismcts valuing its leaves with it."""
-    needs = "learned" in code.split(":") or (name == "ismcts"
-                                             and LEAF_NAMES[int(row[I_LEAF])] == "learned")
+    it and for ismcts valuing its leaves or ranking its root's options with it."""
+    needs = "learned" in code.split(":") or (name == "ismcts" and (
+        LEAF_NAMES[int(row[I_LEAF])] == "learned" or row[I_WIDTH] > 0))
     if not needs:
         return None
     if params and params.get("weights"):
