@@ -38,7 +38,8 @@ def table_label(setting: Setting) -> str:
 
 
 def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None = None,
-               backend: str = "loky", progress: bool = False) -> pd.DataFrame:
+               backend: str = "loky", progress: bool = False,
+               chunk_size: int | None = None) -> pd.DataFrame:
     """Play tables of policies on the same deals with seats rotated; win rates with intervals.
 
     Parameters
@@ -50,8 +51,9 @@ def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None
         Deals per table (at least 2); each is played once per distinct seat rotation.
     seed : int
         Master seed of the deals.
-    workers, backend, progress
-        As for ``coltsim.simulate``.
+    workers, backend, progress, chunk_size
+        As for ``coltsim.simulate`` (a search plays a few games a second: give it chunks of a
+        few dozen games so that every worker has some).
 
     Returns
     -------
@@ -73,7 +75,7 @@ def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None
     frames = []
     for label, setting in zip(labels, settings):
         played = [simulate(r, games, seed=seed, workers=workers, backend=backend,
-                           progress=progress) for r in rotations(setting)]
+                           progress=progress, chunk_size=chunk_size) for r in rotations(setting)]
         shares = policy_shares(concat_results(*played))
         shares.insert(0, "table", label)
         frames.append(shares)
