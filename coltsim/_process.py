@@ -65,6 +65,19 @@ def start_resource_tracker() -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
+# loky's resource tracker (a process the run starts) warns as it ends of a semaphore that a run
+# stopped by Ctrl-C had already removed ("leaked semlock objects", "FileNotFoundError"): the
+# tracker removes any left over itself, so there is nothing to tell (1 try in 12 printed it).
+QUIET_TRACKER = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+
+
+def quiet_resource_tracker() -> None:
+    """In the ``coltsim`` program: the processes it starts from now on (loky's resource tracker)
+    ignore the tracker's warnings (``PYTHONWARNINGS``, added to any the user set)."""
+    given = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = f"{given},{QUIET_TRACKER}" if given else QUIET_TRACKER
+
+
 _watching: list = []  # the parent this process watches (once per process)
 
 

@@ -615,11 +615,12 @@ def program() -> None:
     only (coltsim._process.leave_interrupts_to_main): it stops the workers."""
     import os
 
-    from ._process import call_left_running, leave_interrupts_to_main
+    from ._process import call_left_running, leave_interrupts_to_main, quiet_resource_tracker
 
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
     leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
+    quiet_resource_tracker()
     status = main()
     if call_left_running():  # stopped inside a kernel or a compile: end without Python's shutdown
         sys.stdout.flush()

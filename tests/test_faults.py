@@ -379,6 +379,21 @@ def test_a_signal_while_the_command_line_is_read_is_one_line(monkeypatch, capsys
     assert capsys.readouterr().err.splitlines() == [f"coltsim: {says}"]
 
 
+def test_the_programs_processes_ignore_the_resource_trackers_warnings():
+    """loky's resource tracker warns, as it ends after a run stopped by Ctrl-C, of semaphores
+    already removed; the processes the program starts ignore those warnings, no others."""
+    from coltsim._process import QUIET_TRACKER
+
+    code = ("import warnings\n"
+            "from joblib.externals.loky.backend import resource_tracker as m\n"
+            "warnings.warn_explicit('leaked semlock', UserWarning, m.__file__, 1, m.__name__)\n"
+            "warnings.warn_explicit('other', UserWarning, 'x.py', 1, '__main__')\n")
+    env = {**os.environ, "PYTHONWARNINGS": QUIET_TRACKER}
+    err = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stderr
+    assert "leaked semlock" not in err and "other" in err
+
+
 # The program's entry with the loading of coltsim.cli made slow (a finder that sleeps first).
 _SLOW_LOAD = """
 import sys, time
