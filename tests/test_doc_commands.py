@@ -113,6 +113,16 @@ RUNS = {
     "coltsim train FOLDER --iterations 2":
         (BY_HAND, "coltsim train {out} --iterations 2 --games 40 --share 0.5 --match-deals 2 "
                   "--report-deals 2 --workers 1 --quiet"),
+    "python benchmarks/search_cost.py --measure strength":
+        (BY_HAND, "python benchmarks/search_cost.py --measure strength --deals 2 "
+                  "--only w4-h1-learned-24 --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure speed --speed-games 60":
+        (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
+                  "--only w4-h1-learned-24 --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure speed --speed-games 60 --only w4-h1-learned-24 "
+    "top64":
+        (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
+                  "--only w4-h1-learned-24 top64 --results {out}.jsonl"),
     "python benchmarks/learning_curves.py FOLDER --iteration 1":
         (SKIP, "needs a training's folder: tests/test_learn.py runs it on a tiny training (slow "
                "tier)"),
