@@ -45,7 +45,7 @@ def build(ctx: Context) -> Section:
                  "95% intervals over deals; dashed: the fair share.",
                  lambda fig, ax: plot_policy_shares(ax[0], shares,
                                                           colours=ctx.colours["policy"]),
-                 size=(8, 1.4 + 0.45 * len(shares))),
+                 size=(8, 1.4 + 0.45 * _row_places(shares)[1])),
         w.table("policies", "Share of the victories per seat", shares, pd.DataFrame({
             "table": shares["label"], "policy": shares["policy"], "seats": shares["seats"],
             "games": shares["games"].map(count),
@@ -93,25 +93,42 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
 
 
 # --- figures -------------------------------------------------------------------------------------
+def _rows(table: pd.DataFrame) -> list:
+    """The (table label, policy) pairs of the figure, bottom first."""
+    return list(dict.fromkeys(zip(table["label"], table["policy"])))[::-1]
+
+
+def _tick_labels(table: pd.DataFrame) -> list:
+    """The figure's row labels, wrapped."""
+    return [plots.wrap(f"{policy} at {label}", 34) for label, policy in _rows(table)]
+
+
+def _row_places(table: pd.DataFrame) -> tuple[np.ndarray, float]:
+    """Where each row of the figure sits, and their total height, in rows of one line: a
+    label of k lines takes room for k/2 rows (at least one), so long ones do not overlap."""
+    room = np.array([max(1.0, (t.count("\n") + 1) / 2) for t in _tick_labels(table)])
+    return np.cumsum(room) - room / 2, float(room.sum())
+
+
 def plot_policy_shares(ax, table: pd.DataFrame, title: str = "Share of the victories per seat",
                        colours: dict | None = None):
     """Each policy's share of the victories per seat at each mixed table, 95% interval over
     deals, with the fair share.  ``table``: ``coltsim.analysis.headline.table_shares``."""
-    rows = list(dict.fromkeys(zip(table["label"], table["policy"])))[::-1]
+    rows = _rows(table)
     colours = colours or plots.palette(table["policy"])
-    y = np.arange(len(rows))
+    y = _row_places(table)[0]
     artists = []
     for i, (label, policy) in enumerate(rows):
         r = table[(table["label"] == label) & (table["policy"] == policy)].iloc[0]
         x = 100 * r["win_rate"]
         err = [[x - 100 * r["ci_low"]], [100 * r["ci_high"] - x]]
-        artists.append(ax.errorbar([x], [i], xerr=err, fmt="o", color=colours[policy],
+        artists.append(ax.errorbar([x], [y[i]], xerr=err, fmt="o", color=colours[policy],
                                    capsize=3))
     fair = table["fair_share"].unique()
     for v in fair:
         ax.axvline(100 * v, **plots.FAIR_STYLE)
     ax.set_yticks(y)
-    ax.set_yticklabels([plots.wrap(f"{policy} at {label}", 34) for label, policy in rows])
+    ax.set_yticklabels(_tick_labels(table))
     ax.set_xlabel("victories per seat (%); dashed: the fair share")
     ax.set_title(title)
     return {"series": artists}
