@@ -4,7 +4,7 @@
                                      [--only LABEL ...] [--results FILE]
 
 For every configuration of ``CONFIGS`` (an ``ismcts`` parameter set): its victory share in one
-seat against three planners, and against three DEFAULT when DEFAULT is not the planner (4
+seat against three planners, and against three DEFAULT (``learned``; a line of its own) (4
 players, seats rotated, the same deals: coltsim.tournament, a 95% interval over deals), then its
 games/s with the configuration in every seat on every core (the workers' start and the kernel's
 load left out by a first short run), beside the reference game's games/s on every core measured
@@ -102,12 +102,15 @@ def main(argv=None) -> None:
             row = {"label": label, "kind": "strength", "params": params, "deals": args.deals,
                    "seed": args.seed, "vs_planner": share(params, "planner", args.deals,
                                                           args.seed)}
-            if DEFAULT_POLICY != "planner":
-                row["vs_default"] = share(params, DEFAULT_POLICY, args.deals, args.seed)
             _append(args.results, row)
-            s = row["vs_planner"]
-            print(f"{label}: {s['share']:.3f} ({s['low']:.3f} to {s['high']:.3f}) against three "
-                  f"planners on {args.deals} deals x {PLAYERS}", flush=True)
+            _say(label, row["vs_planner"], "planners", args.deals)
+        if "strength" in args.measure and DEFAULT_POLICY != "planner" and (
+                label, f"vs_{DEFAULT_POLICY}", args.deals, args.seed, None) not in done:
+            row = {"label": label, "kind": f"vs_{DEFAULT_POLICY}", "params": params,
+                   "deals": args.deals, "seed": args.seed,
+                   "vs_default": share(params, DEFAULT_POLICY, args.deals, args.seed)}
+            _append(args.results, row)
+            _say(label, row["vs_default"], f"{DEFAULT_POLICY} (DEFAULT)", args.deals)
         if "speed" in args.measure and (label, "speed", None, None,
                                         args.speed_games) not in done:
             row = {"label": label, "kind": "speed", "params": params, "games": args.speed_games,
@@ -116,6 +119,11 @@ def main(argv=None) -> None:
             print(f"{label}: every seat {row['games_per_second']:.2f} games/s"
                   + (f" = {row['ratio']:.2e} of the reference" if "ratio" in row else ""),
                   flush=True)
+
+
+def _say(label: str, s: dict, against: str, deals: int) -> None:
+    print(f"{label}: {s['share']:.3f} ({s['low']:.3f} to {s['high']:.3f}) against three "
+          f"{against} on {deals} deals x {PLAYERS}", flush=True)
 
 
 def _append(path: Path, row: dict) -> None:

@@ -9,16 +9,16 @@ registered by name; a table's kernel compiles the chooser of each of its seats' 
 parameters (plain Python: what a setting is validated against); ``view`` holds the helpers that read the position,
 ``observe`` the observation and the determinisation used by ``rollout``; ``registry`` resolves
 names, presets, parameters and user policies (``"package.module:function"``).  Games are
-played by coltsim.playout.  ``DEFAULT`` names the policy of every seat not told otherwise,
-``LADDER`` the built-ins from weakest to strongest.  See docs/policies.md.
+played by coltsim.playout.  ``DEFAULT`` names the policy of every seat not told otherwise
+(``default_policy(players)``: the planner in the two-player game), ``LADDER`` the built-ins from weakest to strongest.  See docs/policies.md.
 
 The compiled modules load on first use of a name below, so that ``coltsim.policies.catalog``
 can be imported without numba.
 """
-from .catalog import DEFAULT, LADDER, POLICY_NAMES, param_names, param_vector
+from .catalog import DEFAULT, LADDER, POLICY_NAMES, default_policy, param_names, param_vector
 
-__all__ = ["DEFAULT", "LADDER", "POLICY_NAMES", "Seats", "load_user_policy", "param_names",
-           "param_vector", "resolve_policies"]
+__all__ = ["DEFAULT", "LADDER", "POLICY_NAMES", "Seats", "default_policy", "load_user_policy",
+           "param_names", "param_vector", "resolve_policies"]
 
 
 def __getattr__(name):

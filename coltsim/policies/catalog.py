@@ -201,17 +201,29 @@ register(Policy("ismcts", "ismcts", (
 POLICY_NAMES = tuple(POLICIES)
 
 
-# The policy of every seat an experiment, a simulation or a trace does not name: the strongest
-# policy fast enough for million-game studies (ismcts is stronger, and a thousand times slower).
-DEFAULT = "planner"
+# The policy of every seat an experiment, a simulation or a trace does not name: the player whose
+# answers agree with the strongest search's (docs/policies.md: the strength curve) and fast enough
+# for million-game studies.  ``learned``'s network was trained at 4 players, where a slot past
+# the player's own bandits is a rival: it plays 3 to 6 players well, not the two-bandit game
+# (0.20 against a planner there), whose default stays the planner: :func:`default_policy`.
+DEFAULT = "learned"
+TWO_PLAYER_DEFAULT = "planner"
+
+
+def default_policy(players: int) -> str:
+    """The policy of every seat not told otherwise at ``players`` players."""
+    return TWO_PLAYER_DEFAULT if players == 2 else DEFAULT
+
+
 # The strength ladder, weakest first: (name, parameters) as an experiment file names them (its
-# ``policies`` and ``[policy_params.NAME]``).  Each rung wins at least 0.32 of the 4-player games
+# ``policies`` and ``[policy_params.NAME]``).  Each rung wins at least 0.30 of the 4-player games
 # it plays against three of the rung below (experiments/policy_ladder.toml measures it).
 LADDER = (
     ("random", {}),
     ("greedy", {}),
     ("rollout", {"budget": 64, "playout": "greedy"}),
     ("planner", {}),
+    ("learned", {}),  # DEFAULT
     # the top rung: the search valued by the learned network at the end of the round, its root
     # narrowed to four options (docs/policies.md: strength against cost)
     ("ismcts", {"budget": 24, "opponents": "planner", "playout": "planner", "horizon": 1,

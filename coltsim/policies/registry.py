@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    DEFAULT, I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
-    param_names, param_vector,
+    I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
+    default_policy, param_names, param_vector,
 )
 from .weights import load_net, shipped_net, table
 
@@ -101,14 +101,14 @@ def _label(fn) -> str:
 
 
 def resolve_policies(players: int, policies=None, params=None) -> Seats:
-    """One policy per player from ``policies`` (None: ``catalog.DEFAULT``; one spec for all; or a
-    list).
+    """One policy per player from ``policies`` (None: ``catalog.default_policy(players)``; one
+    spec for all; or a list).
 
     A spec is a name, ``"package.module:function"`` or a compiled function.  ``params`` maps a
     policy name (or spec string) to its parameters by name, or gives a ``players x N_PARAMS``
     array (user policies read their row as they like)."""
     if policies is None:
-        policies = DEFAULT
+        policies = default_policy(players)
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     elif callable(policies):

@@ -31,7 +31,8 @@ Every key, every rule option and two worked examples: docs/experiments.md.  In s
     players = [3, 4, 5, 6]
     lineup = ["random"]             # "random", "all", "ghost,belle,tuco" or a list of names
     policies = ["greedy"]           # one for every seat, or a list with one per player
-                                    # (default: coltsim.setting.DEFAULT_POLICY)
+                                    # (default: coltsim.setting.DEFAULT_POLICY; in
+                                    # the two-player game the planner)
 
     [sweep.rules]                   # each rule option: a list of values to sweep
     gunslinger_bonus = [1000, 0]
@@ -79,7 +80,7 @@ from ..rules import ABILITIES_OFF, option_names
 from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
-from ..setting import DEFAULT_POLICY, FieldError, Setting, make_setting, played_settings
+from ..setting import FieldError, Setting, make_setting, played_settings
 
 ANALYSES = ("compare", "balance", "policies", "head_to_head", "quality", "gunslinger",
             "round_cards", "seats")
@@ -435,7 +436,7 @@ def _expand_sweep(source, sweep, base_rules, ladder=()) -> list:
                               "leave sweep.policies out")
     axes = {"players": _as_list(sweep["players"]),
             "lineup": _as_list(sweep.get("lineup", ["random"])),
-            "policies": _as_list(sweep.get("policies", [DEFAULT_POLICY]))}
+            "policies": _as_list(sweep.get("policies", [None]))}  # None: the default
     for key, values in axes.items():
         if not values:
             raise ExperimentError(f"{source}: sweep.{key}: empty list; give at least one value")
@@ -509,7 +510,7 @@ def _explicit_setting(source, key, entry, base_rules, ladder=()):
     options.update(_with_origin(rules, f"{key}.rules"))
     keys = {"where": key, **{f: f"{key}.{f}" for f in SETTING_KEYS}}
     fields = {"players": entry["players"], "lineup": entry.get("lineup", "random"),
-              "policies": entry.get("policies", DEFAULT_POLICY), "label": entry.get("label")}
+              "policies": entry.get("policies"), "label": entry.get("label")}
     return keys, fields, options
 
 
