@@ -34,8 +34,9 @@ Then the position and the game (from ``GLOBAL0``): the Marshal's car; the loot l
 spot by kind; the player count; the round (one-hot), the rounds after it, the round card; the
 cards of ``me``'s hand and of the rest of its deck by kind; the turns ``me`` still plays this
 round after this decision; the option (its card's kind, draw, face down) and the decision kind;
-the rule options that change play; the Gunslinger race; ``me``'s lead in loot; and what
-``me``'s first bandit's spot offers (``my_spot``): the best token a Robbery takes there, the
+the rule options that change play; the Gunslinger race (priced by the bonus in force: 0 in the
+two-player game, which has none); ``me``'s lead in loot; and what ``me``'s first bandit's spot
+offers (``my_spot``): the best token a Robbery takes there, the
 best one a Move or Floor Change away, everything lying there, the other bandits there, the
 mean of what a Robbery takes on the others' spots, the Robberies in ``me``'s hand while turns
 are left, the turns left its hand cannot fill, and its bullet cards received times the rounds
@@ -278,7 +279,8 @@ def encode(real, q, me, kind, value, out, buf):
     if kind >= 0:
         out[X_DECISION + kind] = 1.0
     two_player = nb > players
-    out[X_RULES] = 0.0 if two_player else real.opts[O_GUNSLINGER_BONUS] / 1000.0
+    bonus = 0.0 if two_player else real.opts[O_GUNSLINGER_BONUS] / 1000.0
+    out[X_RULES] = bonus
     out[X_RULES + 1] = real.opts[O_HAND_SIZE] / 6.0
     out[X_RULES + 2] = real.opts[O_DRAW_COUNT] / 3.0
     out[X_RULES + 3] = real.opts[O_ADVANCED]
@@ -296,9 +298,11 @@ def encode(real, q, me, kind, value, out, buf):
             best_loot = max(best_loot, loot[p])
             total += loot[p]
     lead = shots[me] - best_shots
-    out[X_RACE] = max(-3.0, min(3.0, lead)) / 3.0
-    out[X_RACE + 1] = lead > 0
-    out[X_RACE + 2] = lead == 0
+    # The race in thousands of dollars of the bonus in force: a rule option the same for every
+    # option of a decision cannot move a linear value's choice, the race it prices can.
+    out[X_RACE] = bonus * max(-3.0, min(3.0, lead)) / 3.0
+    out[X_RACE + 1] = bonus * (lead > 0)
+    out[X_RACE + 2] = bonus * (lead == 0)
     out[X_LEAD] = loot[me] - best_loot
     out[X_LEAD + 1] = loot[me] - total / (players - 1)
     _my_spot(real, q, me, mine, out)
