@@ -10,7 +10,7 @@ minus the same start once its cache holds it.  The tables play, one after anothe
 ``NUMBA_CACHE_DIR``, so that each compiles one new part and its kernel: random players (the
 engine), greedy (``weighted``), planner, learned, rollout and ismcts (their models, greedy, are
 compiled by then), and last a table of greedy beside random, whose parts are all compiled (the
-kernel alone).  Then each table of ``--cold`` (default: the planner, the quickstart's) starts
+kernel alone).  Then each table of ``--cold`` (default: DEFAULT, the quickstart's) starts
 from an empty cache, against what the notice estimates for it (coltsim._jit.compile_estimate:
 the sum of its parts).  The
 reference game (benchmarks/reference.py) compiles on every run; it runs before and after, and
@@ -32,6 +32,7 @@ import reference  # benchmarks/reference.py (the script's folder is on the path)
 from coltsim import _jit
 from coltsim.runs.bench import compile_seconds
 from coltsim.runs.options import available_cores
+from coltsim.setting import DEFAULT_POLICY
 
 # (table, the part its first start compiles beside its kernel), in the order they are played
 SEQUENCE = (("random", "engine"), ("greedy", "weighted"), ("planner", "planner"),
@@ -40,7 +41,7 @@ SEQUENCE = (("random", "engine"), ("greedy", "weighted"), ("planner", "planner")
 MACHINE = "the project's 2-core machine"
 
 
-def measure(cold=("planner",)) -> dict:
+def measure(cold=(DEFAULT_POLICY,)) -> dict:
     load = [os.getloadavg()[0]]
     before = reference.measure(100_000)
     first, cached = {}, {}
@@ -96,7 +97,7 @@ def main(argv=None) -> None:
                         help=f"write the ratios to {_jit.COMPILE_TIMES.name} (the notice's)")
     parser.add_argument("--machine", default=MACHINE,
                         help=f"the machine as the notice names it (default: {MACHINE!r})")
-    parser.add_argument("--cold", nargs="*", default=["planner"],
+    parser.add_argument("--cold", nargs="*", default=[DEFAULT_POLICY],
                         help="tables started from an empty cache, against the estimate")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -123,6 +123,8 @@ RUNS = {
     "top64":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
                   "--only w4-h1-learned-24 top64 --results {out}.jsonl"),
+    "python benchmarks/default_players.py":
+        (BY_HAND, "python benchmarks/default_players.py --deals 2 --results {out}.jsonl"),
     "python benchmarks/learning_curves.py FOLDER --iteration 1":
         (SKIP, "needs a training's folder: tests/test_learn.py runs it on a tiny training (slow "
                "tier)"),

@@ -159,10 +159,11 @@ _ALLOCATIONS_SCRIPT = """
 import coltsim
 from numba.core.runtime import rtsys
 fixed = [dict(players=p, policies=policy) for p in (3, 4, 5, 6) for policy in ("random", "greedy")]
-fixed += [dict(players=2), dict(players=4, rules={"advanced": True}),
+fixed += [dict(players=2), dict(players=4, policies="planner", rules={"advanced": True}),
           dict(players=4, policies=["weighted", "cautious", "random", "random"])]
 search = [dict(players=4, policies=["ismcts", "rollout", "greedy", "random"],  # tests/tables.py
-               params={"ismcts": {"budget": 4}, "rollout": {"budget": 4}})]
+               params={"ismcts": {"budget": 4}, "rollout": {"budget": 4}}),
+          dict(players=4, rules={"advanced": True})]  # the default, learned
 def play(cases, games):  # the kernels a run plays (not the checking ones: test_invariants_...)
     for case in cases:
         coltsim.simulate(coltsim.make_setting(**case), games, workers=1, backend="threading",
@@ -179,8 +180,8 @@ print(*allocations(fixed, 5), *allocations(fixed, 50), *allocations(search, 5))
 
 def test_games_allocate_nothing_and_kernels_free_what_they_allocate():
     # The states are given to the kernel, and a game allocates nothing: playing 50 games allocates
-    # exactly what playing 5 does.  A search policy allocates its scratch per decision, and
-    # frees it.  NRT statistics must be switched on before numba loads, hence the subprocess.
+    # exactly what playing 5 does.  A search policy, and learned (its options' encodings),
+    # allocates its scratch per decision, and frees it.  NRT statistics must be switched on before numba loads, hence the subprocess.
     env = {**os.environ, "NUMBA_NRT_STATS": "1"}
     out = subprocess.run([sys.executable, "-c", _ALLOCATIONS_SCRIPT], env=env, capture_output=True,
                          text=True, check=True).stdout

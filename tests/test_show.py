@@ -145,12 +145,12 @@ def test_trace_from_a_report_takes_the_name_the_report_gives_a_setting(capsys):
     direct, _ = _trace(["--players", "4", "--seed", "1", "--game", "5"], capsys)
     assert replayed == direct and '"type": "setup"' in replayed
     by_id, _ = _trace(["--from", str(QUICKSTART), "--game", "5", "--setting",
-                       "p4-planner-9a18e5"], capsys)
+                       "p4-learned-1dc804"], capsys)
     assert by_id == direct
     assert main(["trace", "--from", str(QUICKSTART), "--setting", "printed"]) == 2
     err = capsys.readouterr().err
     assert "no setting 'printed' in" in err and \
-        "allowed (an id or a name): p4-planner-9a18e5 ('printed rules')" in err
+        "allowed (an id or a name): p4-learned-1dc804 ('printed rules')" in err
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -10,7 +10,8 @@ parameters (plain Python: what a setting is validated against); ``view`` holds t
 ``observe`` the observation and the determinisation used by ``rollout``; ``registry`` resolves
 names, presets, parameters and user policies (``"package.module:function"``).  Games are
 played by coltsim.playout.  ``DEFAULT`` names the policy of every seat not told otherwise
-(``default_policy(players)``: the planner in the two-player game), ``LADDER`` the built-ins from weakest to strongest.  See docs/policies.md.
+(``default_policy(players)``: the planner in the two-player game), ``LADDER`` the built-ins
+from weakest to strongest.  See docs/policies.md.
 
 The compiled modules load on first use of a name below, so that ``coltsim.policies.catalog``
 can be imported without numba.

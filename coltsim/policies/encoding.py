@@ -36,11 +36,10 @@ cards of ``me``'s hand and of the rest of its deck by kind; the turns ``me`` sti
 round after this decision; the option (its card's kind, draw, face down) and the decision kind;
 the rule options that change play; the Gunslinger race (priced by the bonus in force: 0 in the
 two-player game, which has none); ``me``'s lead in loot; and what ``me``'s first bandit's spot
-offers (``my_spot``): the best token a Robbery takes there, the
-best one a Move or Floor Change away, everything lying there, the other bandits there, the
-mean of what a Robbery takes on the others' spots, the Robberies in ``me``'s hand while turns
-are left, the turns left its hand cannot fill, and its bullet cards received times the rounds
-after this one.
+offers (``my_spot``): the best token a Robbery takes there, the best one a Move or Floor Change
+away, everything lying there, the other bandits there, the mean of what a Robbery takes on the
+others' spots, the Robberies in ``me``'s hand while turns are left, the turns left its hand
+cannot fill, and its bullet cards received times the rounds after this one.
 """
 from .. import constants as K
 from .._jit import njit

@@ -6,7 +6,7 @@ report records, for each setting it played, the **fingerprint** of a sample of i
 SHA-256 of their rows in the results tables (every column of ``players`` and ``games`` but the
 setting's id), taken from the games the report was made of (:func:`fingerprint`)::
 
-    {"setting": "p4-planner-9a18e5", "seed": 1, "games": 100, "sha256": "..."}
+    {"setting": "p4-learned-1dc804", "seed": 1, "games": 100, "sha256": "..."}
 
 The sample is the setting's first ``games`` games (``SAMPLE_GAMES``; ``SEARCH_SAMPLE_GAMES``
 when a seat searches, whose games take a second each).  A game depends only on the setting, the
