@@ -9,6 +9,7 @@ from coltsim import _jit
 from coltsim.playout import kernel_parts
 from coltsim.analysis.headline import precision
 from coltsim.cli import main
+from coltsim.policies import DEFAULT
 from coltsim.study.experiment import ExperimentError, loads_experiment
 from coltsim.study.run import run_experiment
 
@@ -146,8 +147,8 @@ def test_the_compile_estimate_is_what_the_project_machine_measured():
             "reference_seconds": 2.0, "machine": "m"}
     assert _jit.compile_estimate(["engine", "planner", "kernel"], fake) == 20 + 8 + 2
     assert _jit.compile_estimate(["planner", "weighted", "kernel"], fake) == 8 + 4 + 2
-    check = record["checks"]["planner"]
-    measured = _jit.compile_estimate(["engine", "planner", "kernel"])
+    check = record["checks"][DEFAULT]  # the quickstart's table, as the benchmark checks it
+    measured = _jit.compile_estimate(["engine", DEFAULT, "kernel"])
     assert abs(measured - check["cold_seconds"]) < 0.25 * check["cold_seconds"]
     assert [_jit._rounded(s) for s in (0.2, 7.4, 19.6, 81.2)] == [1, 7, 20, 80]
 
