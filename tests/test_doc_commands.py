@@ -140,6 +140,11 @@ RUNS = {
     "python benchmarks/engine_speed.py --policy planner --games 20000":
         (SLOW, "python benchmarks/engine_speed.py --policy planner --games 400 "
                "--reference-games 2000"),
+    "python benchmarks/engine_speed.py --policy learned --games 20000":
+        (SLOW, "python benchmarks/engine_speed.py --policy learned --games 400 "
+               "--reference-games 2000"),
+    "python benchmarks/cold_quickstart.py --runs 3":
+        (BY_HAND, "python benchmarks/cold_quickstart.py --games 20 --runs 1"),
     "python benchmarks/compile_time.py --record":
         (SKIP, "compiles every part from an empty cache, minutes, and writes "
                "coltsim/compile_times.json (what the compile notice quotes): run it by hand"),
