@@ -8,7 +8,7 @@ seat against planners in every other, every seat rotation of the same deals, wit
 over deals (coltsim.tournament), beside a fair share.  ``learned``'s network was trained at 4
 players; this is what says where it may serve as the default (docs/policies.md, "learned as the
 default").  Each line is appended to ``--results`` (JSON lines) as it finishes; one already there
-is not played again.  Not a test: about five minutes on 2 cores.
+is not played again.  Not a test: about two minutes on 2 cores.
 """
 from __future__ import annotations
 
