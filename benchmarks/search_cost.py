@@ -45,6 +45,9 @@ CONFIGS = {
     "w3-h1-learned-24": {"budget": 24, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 3},
     "w4-h1-learned-24": {"budget": 24, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
     "w4-h1-learned-28": {"budget": 28, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
+    "w4-h1-learned-40": {"budget": 40, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
+    "w4-h1-learned-48": {"budget": 48, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
+    "w4-h1-learned-64": {"budget": 64, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
 }
 
 
