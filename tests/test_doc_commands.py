@@ -115,14 +115,17 @@ RUNS = {
                   "--report-deals 2 --workers 1 --quiet"),
     "python benchmarks/search_cost.py --measure strength":
         (BY_HAND, "python benchmarks/search_cost.py --measure strength --deals 2 "
-                  "--only w4-h1-learned-24 --results {out}.jsonl"),
+                  "--only w4-h1-learned-32 --results {out}.jsonl"),
     "python benchmarks/search_cost.py --measure speed --speed-games 60":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
-                  "--only w4-h1-learned-24 --results {out}.jsonl"),
-    "python benchmarks/search_cost.py --measure speed --speed-games 60 --only w4-h1-learned-24 "
-    "top64":
+                  "--only w4-h1-learned-32 --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure strength --only w4-h1-learned-32 --seed N":
+        (BY_HAND, "python benchmarks/search_cost.py --measure strength --deals 2 "
+                  "--only w4-h1-learned-32 --seed 1 --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure speed --speed-games 200 --only w4-h1-learned-32 "
+    "w4-h1-learned-24":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
-                  "--only w4-h1-learned-24 top64 --results {out}.jsonl"),
+                  "--only w4-h1-learned-32 w4-h1-learned-24 --results {out}.jsonl"),
     "python benchmarks/default_players.py":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --results {out}.jsonl"),
     "python benchmarks/learning_curves.py FOLDER --iteration 1":

@@ -226,7 +226,7 @@ LADDER = (
     ("learned", {}),  # DEFAULT
     # the top rung: the search valued by the learned network at the end of the round, its root
     # narrowed to four options (docs/policies.md: strength against cost)
-    ("ismcts", {"budget": 24, "opponents": "planner", "playout": "planner", "horizon": 1,
+    ("ismcts", {"budget": 32, "opponents": "planner", "playout": "planner", "horizon": 1,
                 "leaf": "learned", "width": 4}),
 )
 
