@@ -374,9 +374,17 @@ def _engine_probe(states, seed, first_index, lineups, seat_policy, params, nets,
 
 
 def compile_chooser(code: str) -> None:
-    """Compile (into numba's cache) the chooser ``code`` of a table (``warm_up``'s worker)."""
-    _chooser_probe(code).compile((numba.typeof(new_kernel_states()),
-                                  numba.typeof(np.zeros((1, 1), np.float32))))
+    """Compile (into numba's cache) the chooser ``code`` of a table (``warm_up``'s worker): a
+    chooser of no models directly, for the types a kernel hands it (a probe of its own would
+    link and optimise the chooser once more); a search through ``_chooser_probe``, which passes
+    its models' numbers as constants as the kernel does."""
+    states = new_kernel_states()
+    net = np.zeros((1, 1), np.float32)
+    chooser, extra = _chooser(code, ())
+    if extra == (None,):
+        chooser.compile(tuple(numba.typeof(a) for a in (states[0], states[1:], net[0])))
+    else:
+        _chooser_probe(code).compile((numba.typeof(states), numba.typeof(net)))
 
 
 def warm_up(kind: str, choosers: tuple) -> None:

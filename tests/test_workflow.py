@@ -1,12 +1,14 @@
 """The designer's workflow around `coltsim run`: growing a run, asking for a precision instead
 of a game count, and what the run says while it works (the compile notice, one progress bar
 named by the settings' labels)."""
+import numba
+import numpy as np
 import pandas.testing as pdt
 import pytest
 
 import coltsim
 from coltsim import _jit
-from coltsim.playout import kernel_parts
+from coltsim.playout import kernel_parts, new_kernel_states
 from coltsim.analysis.headline import precision
 from coltsim.cli import main
 from coltsim.policies import DEFAULT
@@ -151,6 +153,20 @@ def test_the_compile_estimate_is_what_the_project_machine_measured():
     measured = _jit.compile_estimate(["engine", DEFAULT, "kernel"])
     assert abs(measured - check["cold_seconds"]) < 0.25 * check["cold_seconds"]
     assert [_jit._rounded(s) for s in (0.2, 7.4, 19.6, 81.2)] == [1, 7, 20, 80]
+
+
+def test_a_chooser_compiled_ahead_has_the_types_a_kernel_hands_it():
+    """warm_up's worker compiles a chooser of no models directly (compile_chooser), for the
+    types of ``states[1:]`` and ``nets[p]`` as Python sees them; a kernel slices them in compiled
+    code, and must find the same types (else it would compile the chooser a second time)."""
+    states = new_kernel_states()
+    nets = np.zeros((4, 3), np.float32)
+    scratch = numba.njit(lambda s: s[1:])
+    row = numba.njit(lambda n, p: n[p])
+    scratch(states)
+    row(nets, 1)
+    assert scratch.nopython_signatures[0].return_type == numba.typeof(states[1:])
+    assert row.nopython_signatures[0].return_type == numba.typeof(nets[1])
 
 
 def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
