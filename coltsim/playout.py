@@ -102,7 +102,7 @@ def _table(key: str):
     return codes.split("|"), _functions[int(k)] if k else ()
 
 
-@overload(choose, inline="always", jit_options={"nogil": True})
+@overload(choose, jit_options={"nogil": True})
 def _choose_overload(key, st, scratch, nets):
     if not isinstance(key, types.StringLiteral):
         raise numba.errors.TypingError("choose: the table's key must be a compile-time constant")

@@ -52,7 +52,7 @@ _MEAN_PURSE = round(EXPECTED_PURSE)  # a purse's value where it is not known
 
 
 # --- the projection: the engine, on a copy, with greedy choices --------------------------------
-@njit(inline="always")  # small: a function of its own would link and optimise the engine again
+@njit(inline="always")  # a unit of its own would link and optimise the engine once more
 def _play_phase(q, scratch, phase):
     """Play ``q`` on while it is in ``phase``, every choice made by ``greedy``."""
     while q.game[G_PHASE] == phase:
@@ -96,7 +96,7 @@ def _steal_from(q, first):
     q.game[G_PEND_N] = 0
 
 
-@njit(inline="always")  # (each caller's own copy: one function fewer to link the engine into)
+@njit(inline="always")  # (inlined, as _play_phase: its callers are the compiled units)
 def option_encodings(st, scratch, rng, enc, buf):
     """Every option of the pending decision of ``st`` projected (module docstring) and encoded
     for its deciding player into ``enc[i]`` (``float64[n, ENCODE_W]``; ``buf``
@@ -146,7 +146,7 @@ def option_encodings(st, scratch, rng, enc, buf):
 
 
 # --- the decision --------------------------------------------------------------------------------
-@njit(inline="always")
+@njit(inline="always")  # (inlined: model_learned is the chooser's one compiled unit)
 def learned_decide(st, scratch, net, rng):
     """The option index ``learned`` plays at the pending decision of ``st`` with the network
     ``net`` (net.py), ties at random from ``rng``."""
