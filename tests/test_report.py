@@ -316,6 +316,20 @@ def test_sweep_lines_and_spreads(results):
     _check_axes(ax, policies_section.plot_policy_shares(ax, shares), ylabel=False)
 
 
+def test_spread_panels_sharing_an_axis_show_every_interval():
+    """The spread's panels share their scale (the headline figure): a later panel's interval
+    above the first panel's (strong_play: learned, then ismcts) must not be cut off."""
+    def rows(spread):
+        return pd.DataFrame({"condition": ["printed rules"], "players": [4], "spread": [spread],
+                             "spread_lo": [spread - 0.03], "spread_hi": [spread + 0.03],
+                             "strongest": ["belle"], "weakest": ["tuco"]})
+    fig = Figure()
+    first, second = fig.subplots(1, 2, sharey=True)
+    plots.plot_spreads(first, rows(0.067), legend=False)
+    plots.plot_spreads(second, rows(0.090), legend=False)
+    assert second.get_ylim()[1] >= 1.1 * 100 * (0.090 + 0.03)
+
+
 def _mixed_table():
     """Synthetic results of a greedy-vs-random table in two seat rotations."""
     from coltsim.analysis.design import design_of

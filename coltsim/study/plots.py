@@ -216,7 +216,9 @@ def plot_spreads(ax, table: pd.DataFrame, x: str = "condition", series: str = "p
             ax.set_xticklabels([f"{n} players" for n in order])
     ax.set_ylabel("strongest minus weakest bandit\n(percentage points of win rate)")
     ax.set_xlabel("" if x != "value" else "swept value")
-    ax.set_ylim(0, ax.get_ylim()[1] * 1.08)  # room for the names above the intervals
+    # room for the names above the intervals; with panels sharing the axis, a later panel's
+    # intervals may reach above the top an earlier one set
+    ax.set_ylim(0, max(ax.get_ylim()[1] * 1.08, 1.12 * 100 * t["spread_hi"].max()))
     ax.set_title(title)
     if legend:
         legend_below(ax)
