@@ -101,6 +101,10 @@ def compiled(part) -> bool:
     """Whether coltsim's record says ``part`` ((name, modules)) was compiled from the current
     sources of its modules into the current cache folder (True where coltsim cannot keep a
     record: then it never announces)."""
+    try:  # (Python writes no __pycache__ under PYTHONDONTWRITEBYTECODE: coltsim makes its own)
+        _COMPILED.parent.mkdir(exist_ok=True)
+    except OSError:
+        return True
     if not os.access(_COMPILED.parent, os.W_OK):
         return True
     try:
