@@ -43,7 +43,7 @@ from .engine.state import (
     G_CHECKPOINT, G_DECISIONS, G_FAIL, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_TRACE,
     N_SCRATCH, init_table, new_states,
 )
-from .policies.builtin import CHOOSERS, POLICY_FUNCTIONS
+from .policies.builtin import AHEAD, CHOOSERS, POLICY_FUNCTIONS
 from .policies.catalog import PLAYOUT_NAMES, POLICIES
 from .policies.observe import observe
 from .policies import recording
@@ -362,27 +362,43 @@ def _chooser_probe(code: str):
     return probe
 
 
-@numba.njit(nogil=True)  # not cached, never run: compiling it compiles and caches the engine
-def _engine_probe(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b,
-                  out_g):
-    st = states[0]
-    init_table(st, seat_policy.shape[0], opts, seat_policy, params)
-    setup_game(st, seed, first_index, lineups[0])
-    step(st)
-    apply(st, seat_policy[0])  # (a variable: a constant would compile another apply)
-    score_game(st, out_b[0], out_g[0])
+def _engine_units(states) -> tuple:
+    """The engine's compiled units a kernel calls, each with the numba types it calls it with
+    (``states``: a kernel's states): ``step`` and ``apply`` (compiling the first compiles the
+    second, and with them every rule), dealing, then the two small ones, scoring and seating.
+    Compiling them is compiling the engine."""
+    st = numba.typeof(states[0])
+    i64 = types.int64
+
+    def vector(dtype):
+        return types.Array(dtype, 1, "C")
+    return ((step, (st,)), (apply, (st, i64)),
+            (setup_game, (st, i64, i64, vector(i64))),
+            (score_game, (st, types.Array(types.int32, 2, "C"), vector(types.int32))),
+            (init_table, (st, i64, vector(i64), vector(i64), types.Array(types.float64, 2, "C"))))
 
 
-def compile_chooser(code: str) -> None:
+def compile_chooser(code: str, ahead: bool = False) -> None:
     """Compile (into numba's cache) the chooser ``code`` of a table (``warm_up``'s worker): a
     chooser of no models directly, for the types a kernel hands it (a probe of its own would
     link and optimise the chooser once more); a search through ``_chooser_probe``, which passes
-    its models' numbers as constants as the kernel does."""
+    its models' numbers as constants as the kernel does.  With ``ahead``, first what of the
+    chooser needs no engine (``AHEAD``) and the engine's two small units (scoring and seating),
+    while the main process compiles the others; then, once a line on standard input says
+    ``step`` and ``apply`` are in the cache, the chooser, which calls them."""
+    import sys
+
     states = new_kernel_states()
     net = np.zeros((1, 1), np.float32)
+    kernel_types = tuple(numba.typeof(a) for a in (states[0], states[1:], net[0]))
     chooser, extra = _chooser(code, ())
+    if ahead:
+        AHEAD[code](*kernel_types)
+        for unit, signature in _engine_units(states)[3:]:
+            unit.compile(signature)
+        sys.stdin.readline()
     if extra == (None,):
-        chooser.compile(tuple(numba.typeof(a) for a in (states[0], states[1:], net[0])))
+        chooser.compile(kernel_types)
     else:
         _chooser_probe(code).compile((numba.typeof(states), numba.typeof(net)))
 
@@ -391,8 +407,14 @@ def warm_up(kind: str, choosers: tuple) -> None:
     """Before the first call of a table's kernel on a machine that has compiled none of it:
     compile the table's policies in other processes while this one compiles the engine, so that
     the kernel's compile then finds both in numba's cache and a first start costs the longer of
-    the two rather than their sum.  Nothing to do when coltsim's record (_jit) has the engine
-    or every policy compiled already, or for a table of random and user policies."""
+    the two rather than their sum.  A policy whose units that need no engine are known
+    (``AHEAD``: ``learned``) compiles those and the engine's two small units while this process
+    compiles ``step`` and ``apply``, the engine's large ones, then its own unit, which calls
+    them, once they are in the cache (compiled in both processes they would cost their seconds
+    twice), while this process compiles the deal; another policy compiles the engine's units it
+    calls itself.  Nothing to do when
+    coltsim's record (_jit) has the engine or every policy compiled already, or for a table of
+    random and user policies."""
     import os
     import subprocess
     import sys
@@ -407,26 +429,41 @@ def warm_up(kind: str, choosers: tuple) -> None:
              and not all(compiled((n, by_name[n])) for n in _code_parts(c))]
     if not codes:
         return
+    ahead = next((c for c in codes if c in AHEAD), None)  # (it compiles scoring and seating)
     workers = [subprocess.Popen([sys.executable, "-c", "import sys; from coltsim._process import "
                                  "watch_parent; watch_parent(int(sys.argv[2])); from "
                                  "coltsim.playout import compile_chooser; "
-                                 "compile_chooser(sys.argv[1])", code, str(os.getpid())],
-                                env=dict(os.environ), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL) for code in codes]
+                                 "compile_chooser(sys.argv[1], sys.argv[3] == '1')", code,
+                                 str(os.getpid()), str(int(code == ahead))],
+                                env=dict(os.environ), stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for code in codes]
     try:
-        states = new_kernel_states()
-        args = (states, np.int64(0), np.int64(0), np.zeros((1, 1), np.int64),
-                np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros((1, 1), np.float32),
-                np.zeros(1, np.int64),
-                np.zeros((1, 1, RB_N), np.int32), np.zeros((1, RG_N), np.int32))
-        _engine_probe.compile(tuple(numba.typeof(a) for a in args))
+        units = _engine_units(new_kernel_states())
+        for i, (unit, signature) in enumerate(units[:3] if ahead else units):
+            unit.compile(signature)
+            if i == 1:
+                for w in workers:
+                    _tell(w)
     except BaseException:  # stopped (Ctrl-C): the compiles of the policies stop too
         for w in workers:
             w.kill()
         raise
     finally:
+        for w in workers:  # step and apply are in the cache (or never will be: go on)
+            _tell(w)
         for w in workers:  # a worker that failed leaves its part to the kernel's compile
             w.wait()
+
+
+def _tell(worker) -> None:
+    """Tell a compiling worker that ``step`` and ``apply`` are in the cache (once; nothing if
+    it has ended)."""
+    try:
+        worker.stdin.write(b"\n")
+        worker.stdin.close()
+    except (OSError, ValueError):
+        pass
 
 
 def _code_parts(code: str) -> list:

@@ -1,6 +1,10 @@
 """The designer's workflow around `coltsim run`: growing a run, asking for a precision instead
 of a game count, and what the run says while it works (the compile notice, one progress bar
 named by the settings' labels)."""
+import os
+import subprocess
+import sys
+
 import numba
 import numpy as np
 import pandas.testing as pdt
@@ -167,6 +171,58 @@ def test_a_chooser_compiled_ahead_has_the_types_a_kernel_hands_it():
     row(nets, 1)
     assert scratch.nopython_signatures[0].return_type == numba.typeof(states[1:])
     assert row.nopython_signatures[0].return_type == numba.typeof(nets[1])
+
+
+_FIRST_START = """
+import numba
+import numpy as np
+from numba.core import event
+from coltsim import make_setting
+from coltsim.playout import _engine_units, compile_chooser, new_kernel_states
+from coltsim.policies.builtin import AHEAD
+from coltsim.runs.runner import chunk_job, load_kernel
+
+stack, seen = [], []
+class Listener(event.Listener):  # every unit compiled: (the unit that compiles it, its name)
+    def on_start(self, ev):
+        f = ev.data["dispatcher"].py_func
+        name = f.__name__ if (f.__module__ or "").startswith("coltsim") else "numba's"
+        seen.append((stack[0] if stack else "", name))
+        stack.append(name)
+    def on_end(self, ev):
+        stack.pop()
+event.register("numba:compile", Listener())
+# warm_up's order, in one process: the worker's part, the main process's part, the chooser
+states, net = new_kernel_states(), np.zeros((1, 1), np.float32)
+AHEAD["learned"](*(numba.typeof(a) for a in (states[0], states[1:], net[0])))
+units = _engine_units(states)
+for unit, signature in units[3:] + units[:3]:
+    unit.compile(signature)
+engine = len(seen)
+compile_chooser("learned")
+chooser = len(seen)
+load_kernel(chunk_job(make_setting(4, policies="learned"), 1))
+print(repr([seen[:engine], seen[engine:chooser], seen[chooser:]]))
+"""
+
+
+@pytest.mark.slow
+def test_a_first_start_compiles_each_unit_once(tmp_path):
+    """What warm_up compiles ahead (``learned``'s units that need no engine, and the engine's
+    units) has the types the chooser and the kernel ask for: from an empty cache, the chooser's
+    compile then finds greedy, the encoding, the network and the engine in the cache, and the
+    kernel's compile every unit but itself (its overloads' bodies, ``impl`` and ``<lambda>``,
+    and numba's own functions)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", _FIRST_START], env=env, check=True,
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL).stdout
+    ahead, chooser, kernel = eval(out.strip().splitlines()[-1])
+    assert {"model_greedy", "encode", "net_values", "step", "apply"} <= {n for _, n in ahead}
+    assert [n for top, n in chooser if top == ""] == ["model_learned"]
+    assert not {"model_greedy", "_pick_best", "_keep_known", "encode", "net_values", "step",
+                "apply"} & {n for _, n in chooser}, chooser
+    assert [n for top, n in kernel if top == ""] == ["batch"]
+    assert {n for top, n in kernel if top == "batch"} <= {"impl", "<lambda>", "numba's"}, kernel
 
 
 def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):

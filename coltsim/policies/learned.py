@@ -29,6 +29,7 @@ provenance and hash: weights.py), or a file made by ``coltsim train``, given per
 per seat (net.table), so one compiled kernel plays any weights.
 """
 import numpy as np
+from numba import types
 
 from .._jit import njit
 from ..engine.flow import (
@@ -63,7 +64,7 @@ def _play_phase(q, scratch, phase):
             return
 
 
-@njit
+@njit(inline="always")  # (called with a constant: a unit would compile once per constant)
 def _keep_seen(q, me, first):
     """Take off ``q``'s pile, from card ``first`` on, the cards ``me`` cannot see."""
     n = first
@@ -88,7 +89,7 @@ def _keep_known(q, me, rng):
     seed_streams(q.rng, q.rng.shape[0], rng[0, 0], rng[0, 1])
 
 
-@njit
+@njit(inline="always")  # (as _keep_seen)
 def _steal_from(q, first):
     """Turn ``q`` to Stealin' at pile card ``first``, nothing pending."""
     q.game[G_PHASE] = PH_STEAL
@@ -176,4 +177,18 @@ def learned_decide(st, scratch, net, rng):
     return chosen
 
 
-__all__ = ["learned_decide", "option_encodings"]
+def compile_ahead(st, scratch, net) -> None:
+    """Compile, for the numba types of a kernel's state ``st``, its scratch and a network row
+    ``net``, the units of ``learned``'s chooser that need no engine: ``greedy`` (its choices in
+    the projection and its discards), the projection's purses, the encoding and the network.  A
+    first start compiles them while another process compiles the engine (playout.warm_up); the
+    chooser's own compile then finds them in numba's cache."""
+    i64 = types.int64
+    row = types.Array(types.float64, 1, "C")
+    model_greedy.compile((st, scratch))
+    _keep_known.compile((st, i64, types.Array(types.uint64, 2, "C")))
+    encode.compile((st, st, i64, i64, i64, row, types.Array(types.int64, 1, "C")))
+    net_values.compile((net, types.Array(types.float64, 2, "C"), i64, row, row))
+
+
+__all__ = ["compile_ahead", "learned_decide", "option_encodings"]
