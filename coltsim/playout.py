@@ -412,9 +412,8 @@ def warm_up(kind: str, choosers: tuple) -> None:
     compiles ``step`` and ``apply``, the engine's large ones, then its own unit, which calls
     them, once they are in the cache (compiled in both processes they would cost their seconds
     twice), while this process compiles the deal; another policy compiles the engine's units it
-    calls itself.  Nothing to do when
-    coltsim's record (_jit) has the engine or every policy compiled already, or for a table of
-    random and user policies."""
+    calls itself.  Nothing to do when coltsim's record (_jit) has the engine or every policy
+    compiled already, or for a table of random and user policies."""
     import os
     import subprocess
     import sys
