@@ -54,9 +54,10 @@ _MEAN_PURSE = round(EXPECTED_PURSE)  # a purse's value where it is not known
 
 # --- the projection: the engine, on a copy, with greedy choices --------------------------------
 @njit(inline="always")  # a unit of its own would link and optimise the engine once more
-def _play_phase(q, scratch, phase):
-    """Play ``q`` on while it is in ``phase``, every choice made by ``greedy``."""
-    while q.game[G_PHASE] == phase:
+def _play_phases(q, scratch, last):
+    """Play ``q`` on while it is in Stealin' or a later phase up to ``last`` (PH_STEAL: the rest
+    of the pile; PH_EVENT: and the round card's event), every choice made by ``greedy``."""
+    while PH_STEAL <= q.game[G_PHASE] <= last:
         s = step(q)
         if s == STEP_DECISION:
             apply(q, model_greedy(q, scratch))
@@ -97,7 +98,7 @@ def _steal_from(q, first):
     q.game[G_PEND_N] = 0
 
 
-@njit(inline="always")  # (inlined, as _play_phase: its callers are the compiled units)
+@njit(inline="always")  # (inlined, as _play_phases: its callers are the compiled units)
 def option_encodings(st, scratch, rng, enc, buf):
     """Every option of the pending decision of ``st`` projected (module docstring) and encoded
     for its deciding player into ``enc[i]`` (``float64[n, ENCODE_W]``; ``buf``
@@ -117,7 +118,7 @@ def option_encodings(st, scratch, rng, enc, buf):
         _keep_seen(p, me, 0)
         first = p.game[G_PILE_N]
         _steal_from(p, 0)
-        _play_phase(p, scratch, PH_STEAL)  # the visible pile, before me's card
+        _play_phases(p, scratch, PH_STEAL)  # the visible pile, before me's card
         for i in range(n):
             v = options[i]
             copy_state(scratch, 2, p)
@@ -129,8 +130,7 @@ def option_encodings(st, scratch, rng, enc, buf):
                 q.pile[first, PILE_DOWN] = 1 if v & FACE_DOWN else 0
                 q.game[G_PILE_N] = first + 1
                 _steal_from(q, first)
-                _play_phase(q, scratch, PH_STEAL)
-            _play_phase(q, scratch, PH_EVENT)
+            _play_phases(q, scratch, PH_EVENT)  # (me's card,) then the event
             encode(st, q, me, kind, v, enc[i], buf)
     else:
         pos = st.game[G_POS]
@@ -140,8 +140,7 @@ def option_encodings(st, scratch, rng, enc, buf):
             _keep_known(q, me, rng)
             _keep_seen(q, me, pos + 1)
             apply(q, i)
-            _play_phase(q, scratch, PH_STEAL)  # this card's later choices, then the visible pile
-            _play_phase(q, scratch, PH_EVENT)
+            _play_phases(q, scratch, PH_EVENT)  # its later choices, the visible pile, the event
             encode(st, q, me, kind, options[i], enc[i], buf)
     return True
 
