@@ -26,7 +26,7 @@ from coltsim.engine.flow import advance, apply
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import G_PEND_PLAYER, init_table
-from coltsim.playout import batch_kernel, choose, new_kernel_states
+from coltsim.playout import batch_kernel, choose, new_kernel_states, with_table
 from coltsim.policies import resolve_policies
 from coltsim.policies.catalog import DEFAULT_BUDGET
 from coltsim.rules import Rules
@@ -59,7 +59,6 @@ def _count_seat0_decisions(key, states, seed, first, games, lineup, nets):
     """Play games of the table ``key`` (Seats.choosers joined by "|") on ``states[0]``
     (``states[1]``: the observation scratch); returns how many decisions seat 0 made."""
     if key not in _counters:
-        @numba.njit
         def count(states, seed, first, games, lineup, nets):
             st = states[0]
             n = 0
@@ -67,9 +66,9 @@ def _count_seat0_decisions(key, states, seed, first, games, lineup, nets):
                 setup_game(st, seed, g, lineup)
                 while advance(st):
                     n += st.game[G_PEND_PLAYER] == 0
-                    apply(st, choose(key, st, states[1:], nets))
+                    apply(st, choose(st, states[1:], nets))
             return n
-        _counters[key] = count
+        _counters[key] = with_table(count, key, cache=False)
     return _counters[key](states, seed, first, games, lineup, nets)
 
 

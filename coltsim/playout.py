@@ -2,20 +2,19 @@
 
 A game is played by ``play_out``: find who decides, ask its policy, apply, until the game is
 over (the shape of OpenSpiel's ``evaluate_bots``).  Who answers is the *chooser* of the deciding
-seat (policies/builtin.py): ``choose(key, st, scratch, nets)`` looks up
-``st.seat_policy[player]``, the index of the seat's chooser in the table's *key*, a string
-naming the table's compiled policies in order (``"planner|ismcts:planner:planner"``;
-``Seats.choosers`` joined by ``"|"``), and hands it the seat's row of the table of networks
-``nets`` (policies/net.py: ``learned``'s weights, a row per seat, so that one compiled kernel
-plays any weights).
+seat (policies/builtin.py): ``choose(st, scratch, nets)`` looks up ``st.seat_policy[player]``,
+the index of the seat's chooser in the table's *key*, a string naming the table's compiled
+policies in order (``"planner|ismcts:planner:planner"``; ``Seats.choosers`` joined by ``"|"``),
+and hands it the seat's row of the table of networks ``nets`` (policies/net.py: ``learned``'s
+weights, a row per seat, so that one compiled kernel plays any weights).
 
-The key is a compile-time constant of each kernel: ``batch_kernel(choosers)`` compiles the loop
-with exactly the choosers of its table, and a setting that plays only ``random`` compiles the
-engine and ``random``, nothing else.  A kernel is a closure over its key and is cached on disk
-like the engine (numba keys a closure's cache on the values it closes over), so a table compiles
-once per machine; the engine's functions are compiled once and shared by every kernel.  Tables
-with user policies (``"user:k"``) compile once per process, since the user's functions cannot be
-cached with coltsim's code.
+Each kernel is compiled for one table (``with_table``: its ``choose`` is the table's, inlined),
+so ``batch_kernel(choosers)`` compiles the loop with exactly the choosers of its table, and a
+setting that plays only ``random`` compiles the engine and ``random``, nothing else.  A kernel
+is cached on disk like the engine, under a name of its table, so a table compiles once per
+machine; the engine's functions are compiled once and shared by every kernel.  Tables with user
+policies (``"user:k"``) compile once per process, since the user's functions cannot be cached
+with coltsim's code.
 
 Every kernel plays games one after another without the GIL; parallelism is joblib's (runner).
 A game depends only on (seed, game index), so any split of a run into batches gives the same
@@ -26,13 +25,17 @@ trace log.
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
+from types import FunctionType
 
 import numba
 import numpy as np
 from numba import types
 from numba.extending import overload
 
+from .engine import actions as A
+from .engine import events as E
 from .engine.check import check_invariants
 from .engine.flow import STEP_OVER, apply, decision_pending, step
 from .engine.log import LOG_W, drain_records
@@ -83,32 +86,34 @@ def _chooser(code: str, functions: tuple):
     return CHOOSERS[name], (None,) + tuple(PLAYOUT_NAMES.index(m) for m in models)
 
 
-def choose(key, st, scratch, nets):
-    """Ask the deciding seat's chooser among those of the table ``key``; returns an option index.
-
-    Compiled, ``key`` is a constant and the answer a direct call of the seat's chooser (the
-    overload below); this body is what runs with ``NUMBA_DISABLE_JIT=1``."""
-    codes, functions = _table(key)
-    player = st.game[G_PEND_PLAYER]
-    chooser, extra = _chooser(codes[st.seat_policy[player]], functions)
-    if extra and extra[0] is None:
-        extra = (nets[player],) + extra[1:]
-    return chooser(st, scratch, *extra)
-
-
 def _table(key: str):
     """The chooser codes and user policies of the table ``key`` (``"a|b"`` or ``"a|b@k"``)."""
     codes, _, k = key.partition("@")
     return codes.split("|"), _functions[int(k)] if k else ()
 
 
-@overload(choose, jit_options={"nogil": True})
-def _choose_overload(key, st, scratch, nets):
-    if not isinstance(key, types.StringLiteral):
-        raise numba.errors.TypingError("choose: the table's key must be a compile-time constant")
-    names = {}
+def choose(st, scratch, nets):
+    """Ask the deciding seat's chooser; returns an option index.
+
+    A name, not a function: every function that asks (a kernel, or a test's loop) is compiled
+    by ``with_table``, which binds it to the chooser of one table (``table_chooser``)."""
+    raise RuntimeError("playout.choose is bound per table: compile the function that calls it "
+                       "with playout.with_table(function, key)")
+
+
+@functools.lru_cache(maxsize=None)
+def table_chooser(key: str):
+    """The chooser of the table ``key``: ``choose(st, scratch, nets)`` looks up
+    ``st.seat_policy[player]``, the index of the deciding seat's chooser in the table, and asks
+    it, handing it the seat's row of ``nets``, and a search the numbers of its models as
+    constants.
+
+    It is inlined where it is called (numba inlines it before typing), so that a kernel calls
+    each chooser directly: a compiled unit of its own would link and optimise the whole engine
+    once more (2.5 s for ``learned``'s table, docs/engine.md)."""
+    names = {"G_PEND_PLAYER": G_PEND_PLAYER}
     calls = []
-    codes, functions = _table(key.literal_value)
+    codes, functions = _table(key)
     for i, code in enumerate(codes):
         chooser, extra = _chooser(code, functions)
         names[f"c{i}"] = chooser
@@ -118,15 +123,28 @@ def _choose_overload(key, st, scratch, nets):
             args += (", nets[p]" if x is None else f", {x}" if isinstance(x, int)
                      else f", x{i}_{j}")
         calls.append(f"c{i}(st, scratch{args})")
-    lines = ["def impl(key, st, scratch, nets):",
+    lines = ["def choose(st, scratch, nets):",
              "    p = st.game[G_PEND_PLAYER]",
              "    i = st.seat_policy[p]"]
     for i, call in enumerate(calls[:-1]):
         lines += [f"    if i == {i}:", f"        return {call}"]
     lines.append(f"    return {calls[-1]}")
-    names["G_PEND_PLAYER"] = G_PEND_PLAYER
     exec("\n".join(lines), names)
-    return names["impl"]
+    return numba.njit(inline="always", nogil=True)(names["choose"])
+
+
+def with_table(function, key: str, cache: bool = True):
+    """``function`` compiled (``cache``: on disk) with its global ``choose`` bound to the
+    chooser of the table ``key`` (``table_chooser``).  Its compiled code is named after the
+    table in numba's cache (numba names a function's cache files by its qualified name): the
+    same function bound to two tables is two kernels."""
+    bound = FunctionType(function.__code__, {**function.__globals__,
+                                             "choose": table_chooser(key)},
+                         function.__name__, function.__defaults__, function.__closure__)
+    digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    bound.__qualname__ = f"{function.__qualname__}.table_{digest}"
+    bound.__doc__ = function.__doc__
+    return numba.njit(cache=cache, nogil=True)(bound)
 
 
 def record_decision(rec, st, scratch, i):
@@ -205,8 +223,9 @@ _inlined = functools.partial(numba.njit, cache=False, nogil=True, inline="always
 
 
 @_inlined
-def play_out(key, check, st, scratch, nets, log, rec):
-    """Play ``st`` to the end: find who decides, ask ``choose(key, st, scratch, nets)``, apply.
+def play_out(choose, check, st, scratch, nets, log, rec):
+    """Play ``st`` to the end: find who decides, ask ``choose(st, scratch, nets)`` (its table's
+    chooser: ``table_chooser``), apply.
 
     ``scratch`` holds the choosers' scratch states (an observation, copies to look ahead in).
     With ``check`` 1 the invariants are checked whenever a card or an event resolves
@@ -218,7 +237,7 @@ def play_out(key, check, st, scratch, nets, log, rec):
     while True:
         if decision_pending(st):  # (asked before stepping: a step would only say so)
             st.game[G_DECISIONS] += 1
-            apply(st, record_decision(rec, st, scratch, choose(key, st, scratch, nets)))
+            apply(st, record_decision(rec, st, scratch, choose(st, scratch, nets)))
         elif step(st) == STEP_OVER:
             return n
         checked = check_step(check, st, checked)
@@ -226,7 +245,7 @@ def play_out(key, check, st, scratch, nets, log, rec):
 
 
 @_inlined
-def play_game(key, check, states, seed, game_index, lineup, nets, log, rec, out_b, out_g):
+def play_game(choose, check, states, seed, game_index, lineup, nets, log, rec, out_b, out_g):
     """Deal and play game ``game_index`` of ``seed`` on the table of ``states[0]``
     (``states[1:]`` are the choosers' scratch; ``nets`` the seats' networks; ``log`` and
     ``rec`` as ``play_out``'s) and score it into ``out_b``, ``out_g``; returns the log rows
@@ -235,42 +254,39 @@ def play_game(key, check, states, seed, game_index, lineup, nets, log, rec, out_
     st.game[G_TRACE] = log is not None
     setup_game(st, seed, game_index, lineup)
     record_game(rec, st, seed, game_index, None, None)
-    n = play_out(key, check, st, states[1:], nets, log, rec)
+    n = play_out(choose, check, st, states[1:], nets, log, rec)
     score_game(st, out_b, out_g)
     record_game(rec, st, seed, game_index, out_b, out_g)
     return n
 
 
 def _batch(key: str, check: int, cache: bool):
-    @numba.njit(cache=cache, nogil=True)
     def batch(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b,
               out_g):
         init_table(states[0], seat_policy.shape[0], opts, seat_policy, params)
         for g in range(out_g.shape[0]):
             game = first_index + g
-            play_game(key, check, states, seed, game, lineups[game % lineups.shape[0]], nets,
-                      None, None, out_b[g], out_g[g])
-    return batch
+            play_game(choose, check, states, seed, game, lineups[game % lineups.shape[0]],
+                      nets, None, None, out_b[g], out_g[g])
+    return with_table(batch, key, cache)
 
 
 def _recording(key: str, check: int, cache: bool):
-    @numba.njit(cache=cache, nogil=True)
     def recording_batch(states, seed, first_index, lineups, seat_policy, params, nets, opts,
                         out_b, out_g, rec):
         init_table(states[0], seat_policy.shape[0], opts, seat_policy, params)
         for g in range(out_g.shape[0]):
             game = first_index + g
-            play_game(key, check, states, seed, game, lineups[game % lineups.shape[0]], nets,
-                      None, rec, out_b[g], out_g[g])
-    return recording_batch
+            play_game(choose, check, states, seed, game, lineups[game % lineups.shape[0]],
+                      nets, None, rec, out_b[g], out_g[g])
+    return with_table(recording_batch, key, cache)
 
 
 def _traced(key: str, cache: bool):
-    @numba.njit(cache=cache, nogil=True)
     def traced(states, seed, game_index, lineup, nets, log, out_b, out_g):
-        return play_game(key, 1, states, seed, game_index, lineup, nets, log, None, out_b,
+        return play_game(choose, 1, states, seed, game_index, lineup, nets, log, None, out_b,
                          out_g)
-    return traced
+    return with_table(traced, key, cache)
 
 
 _kernels: dict = {}
@@ -352,14 +368,11 @@ def kernel_parts(kind: str, choosers: tuple, module: str = "playout.py") -> tupl
     return tuple(parts.items())
 
 
-def _chooser_probe(code: str):
-    """A function that asks the chooser ``code`` as a table's kernel does (``choose`` on
-    ``states[0]`` and ``states[1:]``): compiling it compiles, and caches, the chooser for the
-    kernel's own types.  Never run."""
-    @numba.njit(nogil=True)  # not cached: only what it calls is wanted
-    def probe(states, nets):
-        return choose(code, states[0], states[1:], nets)
-    return probe
+def _probe(states, nets):
+    """Ask a table's chooser as its kernel does (``choose`` on ``states[0]`` and
+    ``states[1:]``): compiled by ``with_table`` for the table of one chooser code, it compiles,
+    and caches, the chooser for the kernel's own types.  Never run."""
+    return choose(states[0], states[1:], nets)
 
 
 def _engine_units(states) -> tuple:
@@ -378,14 +391,26 @@ def _engine_units(states) -> tuple:
             (init_table, (st, i64, vector(i64), vector(i64), types.Array(types.float64, 2, "C"))))
 
 
+def _late_units(states) -> tuple:
+    """Units of ``step`` that its compile reaches late (a sixth of it: the lines of fire and the
+    three largest round cards' events), each with the types ``step`` calls it with: the worker
+    of a policy compiled ahead takes them first, so that both processes have about as much to
+    do before the policy's own unit (``compile_chooser``)."""
+    st = numba.typeof(states[0])
+    tokens = (st, st.typeof("evtok"))
+    return ((A.fire_targets, (st, types.int64, st.typeof("options"))),
+            (E.event_angry_marshal, (st,)), (E.event_marshals_revenge, tokens),
+            (E.event_hostage_taking, tokens))
+
+
 def compile_chooser(code: str, ahead: bool = False) -> None:
     """Compile (into numba's cache) the chooser ``code`` of a table (``warm_up``'s worker): a
     chooser of no models directly, for the types a kernel hands it (a probe of its own would
-    link and optimise the chooser once more); a search through ``_chooser_probe``, which passes
-    its models' numbers as constants as the kernel does.  With ``ahead``, first what of the
-    chooser needs no engine (``AHEAD``) and the engine's two small units (scoring and seating),
-    while the main process compiles the others; then, once a line on standard input says
-    ``step`` and ``apply`` are in the cache, the chooser, which calls them."""
+    link and optimise the chooser once more); a search through ``_probe``, which passes
+    its models' numbers as constants as the kernel does.  With ``ahead``, first some units of
+    ``step`` (``_late_units``) and what of the chooser needs no engine (``AHEAD``), while the
+    main process compiles the engine; then, once a line on standard input says ``step`` and
+    ``apply`` are in the cache, the chooser, which calls them."""
     import sys
 
     states = new_kernel_states()
@@ -393,14 +418,17 @@ def compile_chooser(code: str, ahead: bool = False) -> None:
     kernel_types = tuple(numba.typeof(a) for a in (states[0], states[1:], net[0]))
     chooser, extra = _chooser(code, ())
     if ahead:
-        AHEAD[code](*kernel_types)
-        for unit, signature in _engine_units(states)[3:]:
+        for unit, signature in _late_units(states):
             unit.compile(signature)
+        AHEAD[code](*kernel_types)
         sys.stdin.readline()
     if extra == (None,):
         chooser.compile(kernel_types)
     else:
-        _chooser_probe(code).compile((numba.typeof(states), numba.typeof(net)))
+        with_table(_probe, code, cache=False).compile((numba.typeof(states),
+                                                      numba.typeof(net)))
+    print("compiled", flush=True)  # (in the cache: the kernel's compile need not wait for the
+    # end of this process, which takes a while to unload numba)
 
 
 def warm_up(kind: str, choosers: tuple) -> None:
@@ -408,12 +436,13 @@ def warm_up(kind: str, choosers: tuple) -> None:
     compile the table's policies in other processes while this one compiles the engine, so that
     the kernel's compile then finds both in numba's cache and a first start costs the longer of
     the two rather than their sum.  A policy whose units that need no engine are known
-    (``AHEAD``: ``learned``) compiles those and the engine's two small units while this process
-    compiles ``step`` and ``apply``, the engine's large ones, then its own unit, which calls
-    them, once they are in the cache (compiled in both processes they would cost their seconds
-    twice), while this process compiles the deal; another policy compiles the engine's units it
-    calls itself.  Nothing to do when coltsim's record (_jit) has the engine or every policy
-    compiled already, or for a table of random and user policies."""
+    (``AHEAD``: ``learned``) compiles those, and some units of ``step`` that its compile reaches
+    late (``_late_units``), while this process compiles ``step`` and ``apply``; then its own
+    unit, which calls them, once they are in the cache (compiled in both processes they would
+    cost their seconds twice), while this process compiles the deal, scoring and seating;
+    another policy compiles the engine's units it calls itself.  Nothing to do when coltsim's
+    record (_jit) has the engine or every policy compiled already, or for a table of random
+    and user policies."""
     import os
     import subprocess
     import sys
@@ -428,31 +457,31 @@ def warm_up(kind: str, choosers: tuple) -> None:
              and not all(compiled((n, by_name[n])) for n in _code_parts(c))]
     if not codes:
         return
-    ahead = next((c for c in codes if c in AHEAD), None)  # (it compiles scoring and seating)
+    ahead = next((c for c in codes if c in AHEAD), None)
     workers = [subprocess.Popen([sys.executable, "-c", "import sys; from coltsim._process import "
                                  "watch_parent; watch_parent(int(sys.argv[2])); from "
                                  "coltsim.playout import compile_chooser; "
                                  "compile_chooser(sys.argv[1], sys.argv[3] == '1')", code,
                                  str(os.getpid()), str(int(code == ahead))],
                                 env=dict(os.environ), stdin=subprocess.PIPE,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
                for code in codes]
     try:
-        units = _engine_units(new_kernel_states())
-        for i, (unit, signature) in enumerate(units[:3] if ahead else units):
+        for i, (unit, signature) in enumerate(_engine_units(new_kernel_states())):
             unit.compile(signature)
-            if i == 1:
+            if i == 1:  # step and apply are in the cache
                 for w in workers:
                     _tell(w)
+        for w in workers:  # its line says its chooser is in the cache; a worker that failed
+            w.stdout.readline()  # says nothing and leaves its part to the kernel's compile
     except BaseException:  # stopped (Ctrl-C): the compiles of the policies stop too
         for w in workers:
             w.kill()
         raise
-    finally:
-        for w in workers:  # step and apply are in the cache (or never will be: go on)
-            _tell(w)
-        for w in workers:  # a worker that failed leaves its part to the kernel's compile
-            w.wait()
+    finally:  # reaped as they end (unloading numba takes a worker a while)
+        for w in workers:
+            w.stdout.close()
+            threading.Thread(target=w.wait, daemon=True).start()
 
 
 def _tell(worker) -> None:
@@ -478,4 +507,4 @@ def new_kernel_states():
 
 __all__ = ["FAIL_ILLEGAL_OPTION", "LOG_W", "RB_N", "RG_N", "batch_kernel", "choose",
            "compile_chooser", "kernel_parts", "new_kernel_states", "play_game", "play_out",
-           "recording_kernel", "traced_kernel", "warm_up"]
+           "recording_kernel", "table_chooser", "traced_kernel", "warm_up", "with_table"]

@@ -18,7 +18,7 @@ from coltsim.engine.state import (
     copy_state, init_table, new_states,
 )
 from coltsim.policies import param_vector, resolve_policies
-from coltsim.playout import choose
+from coltsim.policies.builtin import choose_weighted
 from coltsim.policies.catalog import PLAYOUT_GREEDY
 from coltsim.policies.ismcts import (
     KEY_STRIDE, ROOT, T_AVAIL, T_CHILD, T_KEY, T_N, T_SIBLING, T_VISITS, _select, halving_rounds,
@@ -36,8 +36,7 @@ from tests.tables import SEARCH, SEARCH_PARAMS
 
 jit = numba.njit(cache=True)
 
-NO_NETS = np.zeros((4, 1), np.float32)  # greedy seats need no network
-NO_NET = NO_NETS[0]
+NO_NET = np.zeros(1, np.float32)  # greedy seats need no network
 
 
 # --- the tree --------------------------------------------------------------------------------------
@@ -203,7 +202,7 @@ def _decisive_choices(states, seed, n_games, lineup, params, chosen, best, worst
                     best[k] = values[:n].max()
                     worst[k] = values[:n].min()
                     k += 1
-            apply(st, choose("weighted", st, states[3:], NO_NETS))  # the greedy table's chooser
+            apply(st, choose_weighted(st, states[3:], NO_NET))  # the greedy table's chooser
     return k
 
 

@@ -16,7 +16,7 @@ from coltsim.engine.state import (
     L_VALUE, L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
     N_SCRATCH, card_kind, copy_state, init_table, new_states,
 )
-from coltsim.playout import check_step, choose
+from coltsim.playout import check_step, choose, with_table
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.planner import planner_policy
@@ -52,7 +52,7 @@ KEY = "|".join(resolve_policies(6, ["random", *CHOOSING]).choosers)
 NETS = np.tile(shipped_net(), (6, 1))  # every seat's network: learned's shipped one
 
 # Scratch states of the tests' kernels: states[GAME] is the game, the others its copies, and
-# states[SCRATCH:] the choosers' scratch (playout.choose).
+# states[SCRATCH:] the choosers' scratch (playout.table_chooser).
 GAME, OBS, COPY_A, COPY_B, WORLD, OBS2, SCRATCH = range(7)
 
 
@@ -71,11 +71,10 @@ _checked_players: dict = {}
 
 
 def _checked_player(key):
-    """A kernel that plays games of the table ``key`` (Seats.choosers joined by "|", a constant
-    of the kernel as in coltsim.playout) through ``choose``, counting answers outside [0, n)
+    """A kernel that plays games of the table ``key`` (Seats.choosers joined by "|") through
+    ``choose``, bound to the table's as in coltsim.playout, counting answers outside [0, n)
     and broken invariants."""
     if key not in _checked_players:
-        @jit  # cached like playout's kernels: numba keys a closure's cache on its key
         def play(states, seed, first, n_games, lineup, kinds_seen, nets):
             st = states[GAME]
             illegal = 0
@@ -86,7 +85,7 @@ def _checked_player(key):
                 while advance(st):
                     n = st.game[G_PEND_N]
                     kinds_seen[st.game[G_PEND_KIND]] += 1
-                    i = choose(key, st, states[SCRATCH:], nets)
+                    i = choose(st, states[SCRATCH:], nets)
                     if i < 0 or i >= n:
                         illegal += 1
                         i = 0
@@ -95,7 +94,7 @@ def _checked_player(key):
                 if st.game[G_FAIL] != 0:
                     broken += 1
             return illegal, broken
-        _checked_players[key] = play
+        _checked_players[key] = with_table(play, key)  # cached like playout's kernels
     return _checked_players[key]
 
 
@@ -223,7 +222,6 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
     (decisions compared, differences, differences of the cheating policy, perturbations that
     changed the state)."""
     if key not in _same_decisions_kernels:
-        @jit
         def compare(states, every, seed, n_games, lineup, nets):
             st = states[GAME]
             compared = 0
@@ -246,8 +244,8 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
                         changed += not (np.array_equal(a.cards, b.cards)
                                         and np.array_equal(a.loot, b.loot)
                                         and np.array_equal(a.rounds, b.rounds))
-                        differ += choose(key, a, states[SCRATCH:], nets) != \
-                            choose(key, b, states[SCRATCH:], nets)
+                        differ += choose(a, states[SCRATCH:], nets) != \
+                            choose(b, states[SCRATCH:], nets)
                         rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                         rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
                         cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
@@ -255,7 +253,7 @@ def _same_decisions(key, states, every, seed, n_games, lineup):
                         compared += 1
                     apply(st, randint(st.rng, RNG_DECIDE + p, n))
             return compared, differ, cheat_differ, changed
-        _same_decisions_kernels[key] = compare
+        _same_decisions_kernels[key] = with_table(compare, key)
     return _same_decisions_kernels[key](states, every, seed, n_games, lineup, NETS)
 
 
@@ -594,10 +592,9 @@ _deciders: dict = {}
 def _decide(key, st):
     """The answer of the table ``key``'s chooser of the deciding seat at ``st``."""
     if key not in _deciders:
-        @jit
         def decide(st, scratch, nets):
-            return choose(key, st, scratch, nets)
-        _deciders[key] = decide
+            return choose(st, scratch, nets)
+        _deciders[key] = with_table(decide, key)
     return _deciders[key](st, new_states(N_SCRATCH), NETS)
 
 

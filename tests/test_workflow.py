@@ -178,7 +178,7 @@ import numba
 import numpy as np
 from numba.core import event
 from coltsim import make_setting
-from coltsim.playout import _engine_units, compile_chooser, new_kernel_states
+from coltsim.playout import _engine_units, _late_units, compile_chooser, new_kernel_states
 from coltsim.policies.builtin import AHEAD
 from coltsim.runs.runner import chunk_job, load_kernel
 
@@ -194,9 +194,10 @@ class Listener(event.Listener):  # every unit compiled: (the unit that compiles 
 event.register("numba:compile", Listener())
 # warm_up's order, in one process: the worker's part, the main process's part, the chooser
 states, net = new_kernel_states(), np.zeros((1, 1), np.float32)
+for unit, signature in _late_units(states):
+    unit.compile(signature)
 AHEAD["learned"](*(numba.typeof(a) for a in (states[0], states[1:], net[0])))
-units = _engine_units(states)
-for unit, signature in units[3:] + units[:3]:
+for unit, signature in _engine_units(states):
     unit.compile(signature)
 engine = len(seen)
 compile_chooser("learned")
@@ -208,21 +209,26 @@ print(repr([seen[:engine], seen[engine:chooser], seen[chooser:]]))
 
 @pytest.mark.slow
 def test_a_first_start_compiles_each_unit_once(tmp_path):
-    """What warm_up compiles ahead (``learned``'s units that need no engine, and the engine's
-    units) has the types the chooser and the kernel ask for: from an empty cache, the chooser's
-    compile then finds greedy, the encoding, the network and the engine in the cache, and the
-    kernel's compile every unit but itself (its overloads' bodies, ``impl`` and ``<lambda>``,
-    and numba's own functions)."""
+    """What warm_up compiles ahead (some of ``step``'s units and ``learned``'s units that need
+    no engine in the worker, the engine's units in the main process) has the types ``step``,
+    the chooser and the kernel ask for: from an empty cache, the engine's compile finds the
+    worker's units of ``step`` in the cache, the chooser's compile finds greedy, the encoding,
+    the network and the engine, and the kernel's compile every unit but itself (its overloads'
+    bodies, ``<lambda>``, and numba's own functions)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", _FIRST_START], env=env, check=True,
                          capture_output=True, text=True, stdin=subprocess.DEVNULL).stdout
     ahead, chooser, kernel = eval(out.strip().splitlines()[-1])
     assert {"model_greedy", "encode", "net_values", "step", "apply"} <= {n for _, n in ahead}
+    late = ["fire_targets", "event_angry_marshal", "event_marshals_revenge",
+            "event_hostage_taking"]
+    assert [n for top, n in ahead if n in late and top == ""] == late, ahead  # the worker's
+    assert not set(late) & {n for top, n in ahead if top == "step"}, ahead  # found by step's
     assert [n for top, n in chooser if top == ""] == ["model_learned"]
     assert not {"model_greedy", "_pick_best", "_keep_known", "encode", "net_values", "step",
                 "apply"} & {n for _, n in chooser}, chooser
     assert [n for top, n in kernel if top == ""] == ["batch"]
-    assert {n for top, n in kernel if top == "batch"} <= {"impl", "<lambda>", "numba's"}, kernel
+    assert {n for top, n in kernel if top == "batch"} <= {"<lambda>", "numba's"}, kernel
 
 
 def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
