@@ -14,7 +14,7 @@ from coltsim.engine.state import (
     B_BULLETS, B_CAR, B_LEVEL, B_TEAM, G_BANDITS, G_FAIL, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT,
     L_VALUE, L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
-    N_SCRATCH, card_kind, copy_state, init_table, new_states,
+    N_SCRATCH, card_kind, copy_state, count_loot, init_table, new_states,
 )
 from coltsim.playout import check_step, choose, with_table
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
@@ -170,6 +170,7 @@ def _perturb(st, player, seed):
     shuffle(rng, 0, values, m)
     for i in range(m):
         st.loot[hidden[i], L_VALUE] = values[i]
+    count_loot(st)  # (what each place holds is worth another sum now: held_value)
     # Future round cards: a fresh draw from the cards not yet seen, another station card.
     r = st.game[G_ROUND]
     unseen = np.empty(K.N_ROUND_CARDS, np.int64)

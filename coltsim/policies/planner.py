@@ -40,7 +40,7 @@ from ..engine.flow import (
 from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
-    G_ROUND, G_T_TARGET, L_KIND, L_VALUE, L_WHERE, MAX_PILE, PH_STEAL,
+    G_ROUND, G_T_TARGET, MAX_PILE, PH_STEAL,
     N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind,
     card_owner,
 )
@@ -122,7 +122,6 @@ def _read(obs, me, s, f):
     """Fill the facts and the working sketch from the position (only what ``me`` may know)."""
     game = obs.game
     bandit = obs.bandit
-    loot = obs.loot
     opts = obs.opts
     pile = obs.pile
     nb = game[G_BANDITS]
@@ -147,21 +146,13 @@ def _read(obs, me, s, f):
         s[S_LEVEL + b] = bandit[b, B_LEVEL]
         s[S_BULLETS + b] = bandit[b, B_BULLETS]
         s[S_HIT + b] = bandit[b, B_RECEIVED] + bandit[b, B_NEUTRAL]
-    for t in range(K.N_LOOT):
-        w = loot[t, L_WHERE]
-        k = loot[t, L_KIND]
-        if 0 <= w < K.MAX_SPOTS:
-            if k < 3:
-                s[S_SPOT + w] += _unit(k)
-        elif w >= K.AT_BANDIT:
-            b = w - K.AT_BANDIT
-            # A purse's value is known only to the player carrying it (view.token_value).
-            v = EXPECTED_PURSE if k == K.PURSE and s[X_TEAM + b] != me else float(loot[t, L_VALUE])
-            f[F_MONEY + b] += v
-            if k < 3:
-                s[S_CARRY + b] += _unit(k)
-            if k == K.PURSE:
-                f[F_PURSES + b] += v
+    held = obs.held
+    for spot in range(2 * (game[G_CARS] + 1)):
+        s[S_SPOT + spot] = _tokens(held[spot])
+    for b in range(nb):
+        q = K.MAX_SPOTS + b  # (state.place of AT_BANDIT + b)
+        s[S_CARRY + b] = _tokens(held[q])
+        f[F_MONEY + b], f[F_PURSES + b] = _money(obs, q, s[X_TEAM + b] == me)
     s[S_MARSHAL] = game[G_MARSHAL]
     s[S_NEUTRAL] = game[G_NEUTRAL_LEFT]
     # The pile as the player sees it: its own cards, face-up ones, those turned over.
@@ -171,6 +162,37 @@ def _read(obs, me, s, f):
     for i in range(n):
         seen = pile[i, PILE_PLAYER] == me or pile[i, PILE_DOWN] == 0 or i <= revealed
         s[X_PILE + i] = pile[i, PILE_CARD] if seen else -1
+
+
+@njit(inline="always")
+def _tokens(held):
+    """The loot tokens of one place's row of ``state.held``, counted by kind in one number
+    (S_SPOT, S_CARRY); ransoms are not loot a bandit can take or drop."""
+    return held[K.PURSE] + (held[K.JEWEL] << _KIND_BITS) + (held[K.STRONGBOX] << 2 * _KIND_BITS)
+
+
+@njit(inline="always")
+def _money(obs, q, known):
+    """What the bandit at place ``q`` carries, and its purses, as the deciding player knows it:
+    every value when ``known`` (its own bandit), else a purse at its expected value
+    (view.token_value).  The sums are those of the tokens one by one in the order of their ids
+    (strongboxes, purses, jewels, ransoms), to the last bit."""
+    held = obs.held[q]
+    purses = 0.0
+    if known:  # whole dollars: exact in any order
+        money = float(obs.held_value[q])
+        purses = money - (K.STRONGBOX_VALUE * held[K.STRONGBOX] + K.JEWEL_VALUE * held[K.JEWEL]
+                          + K.RANSOM_VALUE * held[K.RANSOM])
+    else:
+        money = float(K.STRONGBOX_VALUE * held[K.STRONGBOX])
+        for _ in range(held[K.PURSE]):
+            money += EXPECTED_PURSE
+            purses += EXPECTED_PURSE
+        for _ in range(held[K.JEWEL]):
+            money += K.JEWEL_VALUE
+        for _ in range(held[K.RANSOM]):
+            money += K.RANSOM_VALUE
+    return money, purses
 
 
 @njit(inline="always")
