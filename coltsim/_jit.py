@@ -141,14 +141,22 @@ def compile_times() -> dict | None:
 
 def compile_estimate(parts, record: dict | None = None) -> float | None:
     """Seconds a first compile of ``parts`` (names: ``engine``, a policy's chooser, ``kernel``)
-    took on the project's machine, by ``record`` (default :func:`compile_times`): the sum of
-    the parts.  The engine compiles while other processes compile the policies
-    (playout.warm_up), but on two busy cores that gained little: a first start of the planner
-    from an empty cache took about the sum (``record["checks"]``, benchmarks/compile_time.py)."""
+    took on the project's machine, by ``record`` (default :func:`compile_times`).  A first start
+    the record measured whole from an empty cache (``record["checks"]``: its ``parts`` and
+    ``ratio``; benchmarks/compile_time.py) takes what it measured.  Any other takes its parts,
+    each measured alone (``ratios``), as playout.warm_up compiles them: the engine beside the
+    policies (the longer of the two), then the kernel."""
     record = record or compile_times()
     if record is None:
         return None
-    return sum(record["ratios"].get(p, 0.0) for p in parts) * record["reference_seconds"]
+    measured = [c["ratio"] for c in record.get("checks", {}).values()
+                if sorted(c.get("parts", ())) == sorted(parts)]
+    if measured:
+        return measured[0] * record["reference_seconds"]
+    ratios = {p: record["ratios"].get(p, 0.0) for p in parts}
+    policies = sum(r for p, r in ratios.items() if p not in ("engine", "kernel"))
+    return (max(ratios.get("engine", 0.0), policies) + ratios.get("kernel", 0.0)) \
+        * record["reference_seconds"]
 
 
 def compile_notice(parts: tuple) -> str | None:
