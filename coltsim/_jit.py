@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numba
 
+from ._process import collector_paused
 from ._sources import ROOT, closure_hashes
 
 _STAMP = ROOT / "__pycache__" / "numba-closures.txt"
@@ -204,7 +205,8 @@ def announce_compile(parts: tuple, say=None):
     say = say or (_say[-1] if _say else None)
     if notice and say is not None:
         say(notice)
-    yield
+    with collector_paused():
+        yield
     if notice:
         for part in parts:
             mark_compiled(part)

@@ -34,6 +34,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from ._process import collector_paused
 from .engine import actions as A
 from .engine import events as E
 from .engine.check import check_invariants
@@ -417,16 +418,17 @@ def compile_chooser(code: str, ahead: bool = False) -> None:
     net = np.zeros((1, 1), np.float32)
     kernel_types = tuple(numba.typeof(a) for a in (states[0], states[1:], net[0]))
     chooser, extra = _chooser(code, ())
-    if ahead:
-        for unit, signature in _late_units(states):
-            unit.compile(signature)
-        AHEAD[code](*kernel_types)
-        sys.stdin.readline()
-    if extra == (None,):
-        chooser.compile(kernel_types)
-    else:
-        with_table(_probe, code, cache=False).compile((numba.typeof(states),
-                                                      numba.typeof(net)))
+    with collector_paused(own=True):  # (this process only compiles)
+        if ahead:
+            for unit, signature in _late_units(states):
+                unit.compile(signature)
+            AHEAD[code](*kernel_types)
+            sys.stdin.readline()
+        if extra == (None,):
+            chooser.compile(kernel_types)
+        else:
+            with_table(_probe, code, cache=False).compile((numba.typeof(states),
+                                                          numba.typeof(net)))
     print("compiled", flush=True)  # (in the cache: the kernel's compile need not wait for the
     # end of this process, which takes a while to unload numba)
 

@@ -268,6 +268,32 @@ def test_a_long_call_in_the_main_thread_answers_an_interrupt_at_once(monkeypatch
         signal.signal(signal.SIGINT, previous)
 
 
+def test_the_collector_pauses_for_a_compile_only_in_coltsims_own_processes(monkeypatch):
+    """In your own Python a compile leaves the garbage collector alone; in the coltsim program
+    (and warm_up's compiling workers, ``own``) it pauses for the compile, and an error inside
+    leaves it as it was."""
+    import gc
+
+    from coltsim import _process
+
+    assert gc.isenabled()
+    with _process.collector_paused():
+        assert gc.isenabled()  # a user's process
+    monkeypatch.setattr(_process, "_program", [True])  # (as the coltsim program sets it)
+    with pytest.raises(ZeroDivisionError):
+        with _process.collector_paused():
+            assert not gc.isenabled()
+            1 / 0
+    assert gc.isenabled()
+    gc.disable()  # paused by someone else: still paused after
+    try:
+        with _process.collector_paused(own=True):
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def _coltsim(*args) -> subprocess.Popen:
     """``coltsim ARGS`` in a session of its own (a terminal's process group)."""
     return subprocess.Popen([sys.executable, "-c", "from coltsim._entry import program; program()",
