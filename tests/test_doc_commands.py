@@ -126,6 +126,10 @@ RUNS = {
     "w4-h1-learned-24":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
                   "--only w4-h1-learned-32 w4-h1-learned-24 --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure speed --speed-games 200 --only w4-h1-learned-32 "
+    "--results /tmp/speed.jsonl":
+        (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
+                  "--only w4-h1-learned-32 --results {out}.jsonl"),
     "python benchmarks/default_players.py":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --results {out}.jsonl"),
     "python benchmarks/learning_curves.py FOLDER --iteration 1":
@@ -146,7 +150,7 @@ RUNS = {
     "python benchmarks/engine_speed.py --policy learned --games 20000":
         (SLOW, "python benchmarks/engine_speed.py --policy learned --games 400 "
                "--reference-games 2000"),
-    "python benchmarks/cold_quickstart.py --runs 3":
+    "python benchmarks/cold_quickstart.py --runs 5":
         (BY_HAND, "python benchmarks/cold_quickstart.py --games 20 --runs 1"),
     "python benchmarks/compile_time.py --record":
         (SKIP, "compiles every part from an empty cache, minutes, and writes "
