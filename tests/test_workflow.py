@@ -157,8 +157,8 @@ def test_the_compile_estimate_is_what_the_project_machine_measured():
     assert _jit.compile_estimate(["engine", "weighted", "kernel"], fake) == 20 + 2
     assert _jit.compile_estimate(["engine", "ismcts", "weighted", "kernel"], fake) == 28 + 2
     assert _jit.compile_estimate(["planner", "weighted", "kernel"], fake) == 8 + 4 + 2
-    for table, check in record["checks"].items():
-        assert check["parts"] == ["engine", table, "kernel"]
+    for check in record["checks"].values():
+        assert {"engine", "kernel"} <= set(check["parts"]) and len(check["parts"]) >= 3
         seconds = check["ratio"] * record["reference_seconds"]
         assert _jit.compile_estimate(check["parts"]) == seconds
         assert abs(seconds - check["cold_seconds"]) < 0.01
