@@ -628,7 +628,7 @@ def program() -> None:
     leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
     quiet_resource_tracker()
     status = main()
-    gc.freeze()  # Python's shutdown need not trace every object of the run (half a second)
+    gc.freeze()  # Python's shutdown need not trace every object of the run (0.4 s)
     if call_left_running():  # stopped inside a kernel or a compile: end without Python's shutdown
         sys.stdout.flush()
         sys.stderr.flush()

@@ -42,7 +42,7 @@ from ..engine.state import (
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
     G_ROUND, G_T_TARGET, MAX_PILE, PH_STEAL,
     N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind,
-    card_owner,
+    card_owner, place,
 )
 from ..rules import (
     O_ABILITY, O_ADVANCED, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
@@ -133,7 +133,8 @@ def _read(obs, me, s, f):
     s[X_DRY_DJANGO] = opts[O_DJANGO_PUSH_WITHOUT_BULLETS]
     s[X_ME] = me
     s[X_BONUS] = opts[O_GUNSLINGER_BONUS] if nb == game[G_PLAYERS] else 0
-    s[X_USED] = S_SPOT - W0 + 2 * (game[G_CARS] + 1)
+    spots = 2 * (game[G_CARS] + 1)
+    s[X_USED] = S_SPOT - W0 + spots
     for i in range(SKETCH_N):
         s[W0 + i] = 0
     for i in range(F_SKETCH_N):
@@ -147,10 +148,10 @@ def _read(obs, me, s, f):
         s[S_BULLETS + b] = bandit[b, B_BULLETS]
         s[S_HIT + b] = bandit[b, B_RECEIVED] + bandit[b, B_NEUTRAL]
     held = obs.held
-    for spot in range(2 * (game[G_CARS] + 1)):
+    for spot in range(spots):
         s[S_SPOT + spot] = _tokens(held[spot])
     for b in range(nb):
-        q = K.MAX_SPOTS + b  # (state.place of AT_BANDIT + b)
+        q = place(K.AT_BANDIT + b)
         s[S_CARRY + b] = _tokens(held[q])
         f[F_MONEY + b], f[F_PURSES + b] = _money(obs, q, s[X_TEAM + b] == me)
     s[S_MARSHAL] = game[G_MARSHAL]
@@ -168,7 +169,8 @@ def _read(obs, me, s, f):
 def _tokens(held):
     """The loot tokens of one place's row of ``state.held``, counted by kind in one number
     (S_SPOT, S_CARRY); ransoms are not loot a bandit can take or drop."""
-    return held[K.PURSE] + (held[K.JEWEL] << _KIND_BITS) + (held[K.STRONGBOX] << 2 * _KIND_BITS)
+    return (held[K.PURSE] * _unit(K.PURSE) + held[K.JEWEL] * _unit(K.JEWEL)
+            + held[K.STRONGBOX] * _unit(K.STRONGBOX))
 
 
 @njit(inline="always")
