@@ -3,6 +3,8 @@ and a training rely on.  Identity and claiming, one writer, atomic files, files 
 against the manifest, one-line refusals, and the user's files left alone.  (Run folders and
 report folders are tested as such in test_integrity.py.)"""
 import json
+import shutil
+import signal
 import subprocess
 import sys
 import warnings
@@ -10,7 +12,7 @@ import warnings
 import pytest
 
 from coltsim.runs.folder import (
-    MANIFEST, Folder, FolderError, RepairWarning, new_token, write_all, write_temporary,
+    MANIFEST, Folder, FolderError, RepairWarning, new_token, write_all,
 )
 from coltsim.runs.lock import FolderLocked, StaleLockWarning
 
@@ -196,20 +198,125 @@ def test_write_all_replaces_the_recorded_files_and_keeps_the_users(tmp_path):
                                                                            "report.md"]
 
 
-def test_write_all_on_a_full_disk_leaves_the_folder_as_it_was(tmp_path, monkeypatch):
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_write_all_on_a_full_disk_leaves_the_folder_as_it_was(tmp_path):
+    """A write that fails part way (a file size limit: as a full disk, it fails in write)."""
+    import resource
+
     folder = tmp_path / "r"
     folder.mkdir()
     write_all(folder, {"report.md": b"one"}, {}, new_token())
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    calls = []
-
-    def full(path, data, token):
-        if calls:
-            raise OSError(28, "No space left on device", str(path))
-        calls.append(path)
-        return write_temporary(path, data, token)
-
-    monkeypatch.setattr("coltsim.runs.folder.write_temporary", full)
-    with pytest.raises(OSError, match="nothing was written, the folder is as it was"):
-        write_all(folder, {"report.md": b"two", "b.csv": b"b"}, {}, new_token())
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (50, hard))
+    try:
+        with pytest.raises(OSError) as e:
+            write_all(folder, {"report.md": b"two", "b.csv": b"b" * 100}, {}, new_token())
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert str(e.value) == (f"[Errno 27] File too large; nothing was written, the folder is as "
+                            f"it was: '{folder / 'b.csv'}'")
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+# --- all at once: a kill at any step of write_all, a folder where a file goes ----------------------
+OLD = {"report.md": "old report", "report.html": "old page", "figures/a.png": "old a",
+       "tables/gone.csv": "only in the old"}
+NEW = {"report.md": "new report", "report.html": "new page", "figures/a.png": "new a",
+       "tables/b.csv": "only in the new"}
+KIND = {"kind": "report", "identity": None}
+USERS = {"notes.md": "mine", "figures/my_poster.png": "mine too"}
+# Writes NEW into the folder argv[1] and dies (as kill -9: no handler, no finally) before the
+# argv[2]-th change of a name in it (a rename or a removal); 0: never.
+WRITER = f"""
+import os, sys
+from pathlib import Path
+from coltsim.runs.folder import new_token, write_all
+
+k, changes = int(sys.argv[2]), 0
+
+def dies_at_change_k(change):
+    def changing(*args, **kwargs):
+        global changes
+        changes += 1
+        if changes == k:
+            os._exit(9)
+        return change(*args, **kwargs)
+    return changing
+
+for name in ("replace", "rename", "unlink", "rmdir"):
+    setattr(os, name, dies_at_change_k(getattr(os, name)))
+write_all(Path(sys.argv[1]), {{n: t.encode() for n, t in {NEW!r}.items()}}, {KIND!r},
+          new_token())
+"""
+
+
+def visible(folder) -> dict:
+    """The files a reader of the folder sees (none hidden: no temporary, no lock), with their
+    text."""
+    return {p.relative_to(folder).as_posix(): p.read_text() for p in sorted(folder.rglob("*"))
+            if p.is_file() and not any(part.startswith(".")
+                                        for part in p.relative_to(folder).parts)}
+
+
+def hidden(folder) -> list:
+    """What a writer leaves beside the files: temporaries, a switch half done (the lock is
+    the folder's)."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob(".*") if p.name != ".lock")
+
+
+def written(folder, files: dict):
+    folder.mkdir(parents=True, exist_ok=True)
+    write_all(folder, {n: t.encode() for n, t in files.items()}, KIND, new_token())
+    return folder
+
+
+def test_a_kill_at_any_step_of_writing_leaves_the_old_files_or_the_new(tmp_path):
+    """The writer is killed before its first, second, ... change of a name, until it finishes;
+    the next writer that opens the folder finds it (and leaves it) all old or all new, with no
+    temporary left, and a kill before the new files were committed left the old ones untouched.
+    The user's files stay throughout."""
+    old = written(tmp_path / "old", OLD)
+    for name, text in USERS.items():
+        (old / name).write_text(text)
+    new = written(tmp_path / "new", NEW)
+    for name, text in USERS.items():
+        (new / name).write_text(text)
+    outcomes = []
+    for k in range(1, 100):
+        folder = tmp_path / f"kill-{k}"
+        shutil.copytree(old, folder)
+        status = subprocess.run([sys.executable, "-c", WRITER, str(folder), str(k)]).returncode
+        assert status in (0, 9)
+        before = visible(folder)
+        with Folder(folder, "report"):  # the next writer
+            pass
+        after = visible(folder)
+        assert after in (visible(old), visible(new)), (k, after)
+        outcomes.append("old" if after == visible(old) else "new")
+        if outcomes[-1] == "old":
+            assert before == visible(old), k  # nothing was switched before the commit
+        assert hidden(folder) == [], (k, hidden(folder))
+        if status == 0:
+            break
+    assert status == 0 and (tmp_path / f"kill-{k}" / MANIFEST).read_bytes() == \
+        (new / MANIFEST).read_bytes()
+    # Old until one step commits the new files, new from that step on; every rename and
+    # removal of the write was a step (a file renamed, one removed, the manifest, ...).
+    assert outcomes == ["old"] * outcomes.index("new") + ["new"] * (k - outcomes.index("new"))
+    assert k > len(NEW) + 2
+
+
+@pytest.mark.parametrize("where", ["report.md", "figures"])
+def test_a_folder_where_a_file_goes_or_a_file_where_a_folder_goes_is_refused(tmp_path, where):
+    """Named in one line, before anything is written: the folder stays as it was."""
+    folder = written(tmp_path / "r", OLD)
+    path = folder / where
+    shutil.rmtree(path) if path.is_dir() else path.unlink()
+    path.mkdir() if where == "report.md" else path.write_text("mine")
+    before = visible(folder)
+    with pytest.raises(FolderError) as e:
+        written(folder, NEW)
+    text = one_line(e)
+    assert text.startswith(f"{path} is a ") and ".tmp" not in text and "run again" in text
+    assert visible(folder) == before and hidden(folder) == []

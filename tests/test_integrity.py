@@ -350,6 +350,25 @@ def test_replace_removes_a_report_of_an_earlier_coltsim(tmp_path, report):
     assert kept_user_files(report) == 4
 
 
+def test_a_folder_where_a_report_file_goes_is_named_and_the_report_stays(tmp_path, report,
+                                                                        capsys):
+    """``report.md`` made a folder, then the report grown: the refusal names report.md (not a
+    temporary) and what to do, and every file of the report stays the old one (issue 38, 3)."""
+    (report / "report.md").unlink()
+    (report / "report.md").mkdir()
+    old = {k: v for k, v in files_of(report).items() if not k.startswith("data/")}
+    grow = ["run", str(experiment(tmp_path)), "--out", str(report), "--quiet", "--workers", "1",
+            "--games", "400"]
+    assert main(grow) == 2
+    err = one_line(capsys)
+    assert f"{report / 'report.md'} is a folder" in err and ".tmp" not in err
+    assert {k: v for k, v in files_of(report).items() if not k.startswith("data/")} == old
+    assert not [p for p in report.rglob(".*") if p.name != ".lock"]
+    (report / "report.md").rmdir()
+    assert main(grow) == 0
+    assert "400 games" in (report / "report.md").read_text()
+
+
 def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
     from coltsim.study import folder
 

@@ -17,6 +17,16 @@ A run's results (coltsim.runs.storage), a report (coltsim.study.folder) and a tr
   (``.NAME.TOKEN.tmp``, :func:`new_token`), then renamed: it is whole or absent.  The manifest
   is written the same way, after the files it records.  A writer's temporaries are removed when
   it ends, however it ends; those of a writer that died are removed by the next one.
+- **Many files at once** (:func:`write_all`, a report's files and its manifest): the new files
+  are written whole into a folder of the writer's own (``.new.TOKEN.tmp``), which one rename
+  makes the folder's switch (``.switch``): that rename is the moment the new files replace the
+  old.  Then each is renamed into place, the old files the new manifest does not list are
+  removed, and the manifest comes last.  A writer killed before the switch leaves the old files
+  untouched (its folder is a temporary); one killed after it leaves the switch, which the next
+  writer that opens the folder (:func:`recover`, under the lock, before anything else) finishes.
+  So the folder holds the old files or the new ones, never a mix, once a writer has opened it;
+  until then a file read directly may be of either.  A folder where a file goes (or a file where
+  a folder goes) is refused in one line naming it before anything is written.
 - **Verified files.**  The manifest records every file written through the folder (its bytes
   and SHA-256: :func:`file_record`).  Reading one back verifies it (:meth:`Folder.read`,
   :meth:`Folder.read_json`): a file missing, damaged or edited is a :class:`FolderError` of one
@@ -67,6 +77,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import time
 import warnings
 from pathlib import Path
@@ -75,14 +86,16 @@ from .lock import LOCK, FolderLocked, folder_lock
 from .options import check_folder
 
 MANIFEST = "manifest.json"
+SWITCH = ".switch"  # the new files of a write_all, committed, until each is in place
 FLUSH_SECONDS = 1.0  # the least time between two writes of the manifest by one writer
-# A writer's temporary file: ".NAME.TOKEN.tmp", TOKEN its process id and a random part (hex).
+# A writer's temporary file (or folder): ".NAME.TOKEN.tmp", TOKEN its process id and a random
+# part (hex).
 TEMPORARY = re.compile(r"^\..+\.[0-9a-f]+(-[0-9a-f]+)?\.tmp$")
 
-__all__ = ["FLUSH_SECONDS", "MANIFEST", "Folder", "FolderError", "FolderLocked",
-           "RepairWarning", "file_problem", "file_record", "first_difference", "mismatch",
-           "new_token", "read_json_file", "recorded_files", "refuse_foreign",
-           "remove_temporaries", "write_all", "write_temporary", "write_whole"]
+__all__ = ["FLUSH_SECONDS", "MANIFEST", "SWITCH", "Folder", "FolderError", "FolderLocked",
+           "RepairWarning", "file_problem", "file_record", "first_difference", "foreign_files", "mismatch",
+           "new_token", "read_json_file", "recorded_files", "recover", "refuse_foreign",
+           "remove_files", "remove_temporaries", "write_all", "write_temporary", "write_whole"]
 
 
 class FolderError(ValueError):
@@ -130,24 +143,49 @@ def write_whole(path: Path, data: bytes, token: str) -> None:
 
 
 def _temporaries(folder: Path, token: str | None):
-    """The temporaries in ``folder`` and its sub-folders, of writer ``token`` (None: of any
-    writer), leaving out sub-folders that are folders of their own (a report's ``data/``)."""
+    """The temporaries (files, and the folders :func:`write_all` fills) in ``folder`` and its
+    sub-folders, of writer ``token`` (None: of any writer), leaving out sub-folders that are
+    folders of their own (a report's ``data/``) and the switch."""
     for entry in os.scandir(folder):
-        if entry.is_dir(follow_symlinks=False):
-            if not os.path.exists(os.path.join(entry.path, MANIFEST)) \
-                    and not os.path.exists(os.path.join(entry.path, LOCK)):
-                yield from _temporaries(Path(entry.path), token)
-        elif TEMPORARY.match(entry.name) and (token is None
-                                              or entry.name.endswith(f".{token}.tmp")):
-            yield Path(entry.path)
+        if TEMPORARY.match(entry.name):
+            if token is None or entry.name.endswith(f".{token}.tmp"):
+                yield Path(entry.path)
+        elif entry.is_dir(follow_symlinks=False) and entry.name != SWITCH \
+                and not os.path.exists(os.path.join(entry.path, MANIFEST)) \
+                and not os.path.exists(os.path.join(entry.path, LOCK)):
+            yield from _temporaries(Path(entry.path), token)
 
 
 def remove_temporaries(folder: Path, token: str | None = None) -> None:
-    """Remove the temporary files of writer ``token`` (default: of every writer) from
-    ``folder`` and its sub-folders (not from a sub-folder that is a folder of its own)."""
+    """Remove the temporaries of writer ``token`` (default: of every writer) from ``folder``
+    and its sub-folders (not from a sub-folder that is a folder of its own)."""
     with contextlib.suppress(FileNotFoundError):
         for tmp in list(_temporaries(Path(folder), token)):
-            tmp.unlink(missing_ok=True)
+            if tmp.is_dir() and not tmp.is_symlink():
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                tmp.unlink(missing_ok=True)
+
+
+def recover(folder: Path) -> None:
+    """What a writer does first, holding the folder's lock: finish the switch of a writer that
+    died after committing its files (:func:`write_all`), then remove every writer's
+    temporaries."""
+    _finish_switch(Path(folder))
+    remove_temporaries(folder)
+
+
+def remove_files(folder: Path, names) -> None:
+    """Remove the recorded files ``names`` from ``folder`` (a name outside it, which only an
+    edited manifest gives, is left alone), and the sub-folders that held them once empty."""
+    for name in names:
+        if not _inside(folder, name):
+            continue
+        path = folder / name
+        path.unlink(missing_ok=True)
+        for parent in path.relative_to(folder).parents[:-1]:
+            with contextlib.suppress(OSError):  # (a folder that holds other files stays)
+                (folder / parent).rmdir()
 
 
 def file_record(data: bytes) -> dict:
@@ -244,7 +282,7 @@ class Folder:
         self.refuse_foreign()  # before the lock: no file of ours in a folder that is not
         with self._stack as stack:
             stack.enter_context(folder_lock(path))
-            remove_temporaries(path)
+            recover(path)
             self.refuse_foreign()
             self.manifest = self.load_manifest()
             stack.callback(remove_temporaries, path, self.token)
@@ -421,13 +459,18 @@ def refuse_foreign(path: Path, error=None) -> None:
     """Refuse (an ``error``, default :class:`FolderError`, of one line) a folder holding files
     other than a lock and temporaries: a folder without a manifest of coltsim is someone
     else's."""
-    others = sorted(p.name for p in path.iterdir()
-                    if p.name != LOCK and not TEMPORARY.match(p.name))
+    others = foreign_files(path)
     if others:
         raise (error or FolderError)(
             f"{path} holds files coltsim did not write ({', '.join(others[:3])}"
             f"{', ...' if others[3:] else ''}) and no {MANIFEST} of coltsim; choose a new or "
             "empty folder")
+
+
+def foreign_files(path: Path) -> list[str]:
+    """The names in folder ``path`` other than its lock, its switch and temporaries, sorted."""
+    return sorted(p.name for p in path.iterdir()
+                  if p.name not in (LOCK, SWITCH) and not TEMPORARY.match(p.name))
 
 
 def recorded_files(manifest) -> dict:
@@ -440,36 +483,85 @@ def write_all(path: Path, files: dict, manifest: dict, token: str, text=None) ->
     """Replace the recorded files of the folder ``path`` by ``files`` (name -> bytes) and its
     manifest by ``manifest`` with their records (``"files"``), at once; returns that manifest.
 
-    Each file is written under a temporary name of writer ``token``, and only when every one is
-    written whole are they renamed into place, the manifest last (as ``text(manifest)``,
-    default indented JSON); then the files the previous manifest recorded that ``files`` has not
-    are removed, and nothing else: a file coltsim did not record stays.  A file that cannot be
-    written (a full disk) is an ``OSError`` naming it and leaves the folder as it was."""
+    The files and the manifest (as ``text(manifest)``, default indented JSON) are written whole
+    into ``.new.TOKEN.tmp`` (writer ``token``), which one rename makes the folder's switch; then
+    the switch is finished (each file renamed into place, the files the previous manifest
+    recorded that ``files`` has not removed, and nothing else: a file coltsim did not record
+    stays; the manifest last).  A writer killed at any step leaves the old files or, once the
+    switch is made, the new ones for the next writer (:func:`recover`): the module docstring.
+
+    A folder where one of the files goes (or a file where one of its folders goes) is a
+    :class:`FolderError` naming it, and a file that cannot be written (a full disk) an
+    ``OSError`` naming it; both leave the folder as it was."""
     text = text or (lambda m: json.dumps(m, indent=1) + "\n")
-    try:
-        previous = recorded_files(json.loads((path / MANIFEST).read_text(encoding="utf-8")))
-    except (OSError, ValueError, RecursionError):
-        previous = {}
+    _finish_switch(path)  # (a writer that opened the folder has finished it already)
     manifest = {**manifest, "files": {name: file_record(files[name]) for name in sorted(files)}}
-    written = []
+    new = {**files, MANIFEST: text(manifest).encode()}
+    for name in new:
+        _refuse_in_the_way(path, name)
+    staged = path / f".new.{token}.tmp"
     try:
-        for name, data in [*files.items(), (MANIFEST, text(manifest).encode())]:
-            target = path / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            written.append((write_temporary(target, data, token), target))
-    except BaseException as e:
-        for tmp, _ in written:
-            tmp.unlink(missing_ok=True)
-        if isinstance(e, OSError):
-            raise OSError(e.errno, f"{e.strerror}; nothing was written, the folder is as it "
-                                   "was", e.filename) from None
+        for name, data in new.items():
+            try:
+                (staged / name).parent.mkdir(parents=True, exist_ok=True)
+                (staged / name).write_bytes(data)
+            except OSError as e:
+                raise OSError(e.errno, f"{e.strerror}; nothing was written, the folder is as "
+                                       "it was", str(path / name)) from None
+        os.replace(staged, path / SWITCH)  # the one step: from here on, the new files
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
         raise
-    for tmp, target in written:
-        tmp.replace(target)
-    for name in previous:
-        if name not in files and _inside(path, name):
-            (path / name).unlink(missing_ok=True)
+    _finish_switch(path)
     return manifest
+
+
+def _refuse_in_the_way(path: Path, name: str) -> None:
+    """A folder where file ``name`` goes, or a file where one of its folders goes, is not
+    coltsim's to remove: a :class:`FolderError` naming it."""
+    parts = Path(name).parts
+    for i in range(1, len(parts)):
+        folder = path.joinpath(*parts[:i])
+        if folder.exists() and not folder.is_dir():
+            raise FolderError(f"{folder} is a file where coltsim writes the folder {folder.name}/"
+                              f" (for {name}); move the file away, then run again")
+    if (path / name).is_dir():
+        raise FolderError(f"{path / name} is a folder where coltsim writes its file {name}; "
+                          "move the folder away, then run again")
+
+
+def _finish_switch(path: Path) -> None:
+    """Put the files of the folder's switch in place (the manifest last, after removing the
+    files the old one records and the new one does not), then remove the switch.  Each step can
+    be done again: a writer killed here leaves the rest to the next one."""
+    switch = path / SWITCH
+    if not switch.is_dir():
+        return
+    new_manifest = switch / MANIFEST
+    names = sorted(p.relative_to(switch).as_posix() for p in switch.rglob("*")
+                   if p.is_file() and p != new_manifest)
+    try:
+        for name in names:
+            _refuse_in_the_way(path, name)
+            (path / name).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(switch / name, path / name)
+        if new_manifest.is_file():
+            listed = recorded_files(read_json_file(new_manifest))
+            remove_files(path, [n for n in recorded_files(_previous_manifest(path))
+                                if n not in listed])
+            os.replace(new_manifest, path / MANIFEST)
+    except OSError as e:
+        raise OSError(e.errno, f"{e.strerror}; the new files are committed in {switch}: run "
+                               "again to put them in place", e.filename) from None
+    shutil.rmtree(switch)
+
+
+def _previous_manifest(path: Path):
+    """The manifest in place (None if it cannot be read: it lists nothing to remove)."""
+    try:
+        return read_json_file(path / MANIFEST)
+    except FolderError:
+        return None
 
 
 def _inside(path: Path, name: str) -> bool:

@@ -19,10 +19,11 @@ only those, on a rerun (the previous report's files that the new one has not) an
 ``--replace``.  Any other file, in the folder or in ``figures/``, ``tables/`` or ``data/``
 (``notes.md``, ``figures/my_poster.png``), is the user's and stays.
 
-**Atomic, byte-stable files.**  A report's files are made in memory (:class:`ReportFiles`);
-then each is written under a temporary name, and only when every one is written whole are they
-renamed into place, the manifest last (coltsim.runs.folder.write_all).  A crash or a full disk
-leaves the previous report or the new one, never a mix, and the error names the file.  Tables
+**Atomic, byte-stable files.**  A report's files are made in memory (:class:`ReportFiles`),
+then written all at once (coltsim.runs.folder.write_all): whole, into a folder of the writer's,
+which one rename commits; a crash before it leaves the previous report, one after it the new
+report, which the next coltsim command on the folder finishes putting in place before anything
+else; a full disk leaves the previous report, and the error names the file.  Tables
 are written at ``TABLE_DIGITS`` significant digits and figures without the plotting library's
 version stamp, so that rerunning an experiment with the same engine gives the same bytes on any
 machine.
@@ -90,9 +91,9 @@ class ReportFiles:
 
     def write(self) -> None:
         """Write every file and the manifest at once (coltsim.runs.folder.write_all: the
-        manifest last, listing the files); remove the previous report's files that this one
-        does not have, and no other file.  A file that cannot be written (a full disk) is an
-        ``OSError`` naming it, and leaves the folder as it was."""
+        manifest listing the files); remove the previous report's files that this one does not
+        have, and no other file.  A file that cannot be written (a full disk), or a folder
+        where one goes, is an error naming it, and leaves the folder as it was."""
         self.folder.mkdir(parents=True, exist_ok=True)
         token = new_token()
         if self.manifest is not None:

@@ -27,7 +27,7 @@ from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
 from ...analysis.stats import CORRECTIONS, LEVEL
 from ...runs.fingerprint import fingerprint
-from ...runs.folder import remove_temporaries
+from ...runs.folder import recover
 from ...runs.lock import folder_lock
 from ...runs.load import load_results
 from ...setting import played_settings
@@ -198,7 +198,7 @@ def render_from_folder(folder, data=None) -> Report:
     settings = None if experiment is None else [
         s.id for s in played_settings(experiment.settings)]
     with folder_lock(folder):
-        remove_temporaries(folder)
+        recover(folder)
         try:
             return build_report(load_results(data, settings=settings), experiment, folder)
         except ReportError as e:
