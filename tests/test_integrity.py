@@ -350,6 +350,25 @@ def test_replace_removes_a_report_of_an_earlier_coltsim(tmp_path, report):
     assert kept_user_files(report) == 4
 
 
+def test_replace_refuses_data_without_a_manifest_before_removing_anything(tmp_path, report,
+                                                                          capsys):
+    """``data/`` holding chunks but no manifest: coltsim cannot tell its files from the user's
+    there, so ``--replace`` says so and what to do before it removes anything; done, it
+    replaces the report (issue 38, 4)."""
+    (report / "data" / "manifest.json").unlink()
+    before = files_of(report)
+    replace = ["run", str(experiment(tmp_path, "greedy")), "--out", str(report), "--quiet",
+               "--workers", "1", "--replace"]
+    assert main(replace) == 2
+    err = one_line(capsys)
+    assert f"{report / 'data'} holds files but no manifest.json" in err and "move" in err
+    assert files_of(report) == before
+    shutil.rmtree(report / "data")
+    assert main(replace) == 0
+    assert list(coltsim.load_results(report / "data").settings["policies"]) == \
+        ["greedy,greedy,greedy"]
+
+
 def test_a_folder_where_a_report_file_goes_is_named_and_the_report_stays(tmp_path, report,
                                                                         capsys):
     """``report.md`` made a folder, then the report grown: the refusal names report.md (not a

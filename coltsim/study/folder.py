@@ -23,7 +23,8 @@ only those, on a rerun (the previous report's files that the new one has not) an
 then written all at once (coltsim.runs.folder.write_all): whole, into a folder of the writer's,
 which one rename commits; a crash before it leaves the previous report, one after it the new
 report, which the next coltsim command on the folder finishes putting in place before anything
-else; a full disk leaves the previous report, and the error names the file.  Tables
+else; a full disk leaves the previous report, and the error names the file.  A ``data/``
+holding files but no manifest is refused before ``--replace`` removes anything.  Tables
 are written at ``TABLE_DIGITS`` significant digits and figures without the plotting library's
 version stamp, so that rerunning an experiment with the same engine gives the same bytes on any
 machine.
@@ -38,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..runs.folder import (
-    MANIFEST, Folder, new_token, recorded_files, refuse_foreign, write_all, write_whole,
+    MANIFEST, Folder, foreign_files, new_token, recorded_files, refuse_foreign, remove_files,
+    write_all, write_whole,
 )
 from ..runs.storage import REPORT_DATA, TABLES
 from ..setting import FieldError
@@ -203,14 +205,8 @@ def _remove_report(out: Path) -> None:
     data = out / REPORT_DATA
     if (data / MANIFEST).is_file():
         clear_folder(data, manifest_header())
-    for name in report_files(out):
-        if _inside(name):
-            (out / name).unlink(missing_ok=True)
+    remove_files(out, report_files(out))
     (out / MANIFEST).unlink(missing_ok=True)
-
-
-def _inside(name) -> bool:
-    return isinstance(name, str) and not name.startswith("/") and ".." not in Path(name).parts
 
 
 def bundled(out: Path) -> bool:
@@ -235,12 +231,19 @@ class ReportFolder(Folder):
         self.replace = replace
 
     def refuse_foreign(self) -> None:
-        """A results folder is not a report folder, and a folder holding neither a report nor
-        a run's data of coltsim must be empty (but for its lock and temporaries)."""
+        """A results folder is not a report folder; ``data/`` holding files but no manifest is
+        not coltsim's to remove or resume; a folder holding neither a report nor a run's data of
+        coltsim must be empty (but for its lock and temporaries)."""
         out = self.path
         if (out / MANIFEST).is_file() and any((out / table).is_dir() for table in TABLES):
             raise self.Error(f"{out} is a results folder (coltsim simulate --out); choose "
                              "another folder for the report")
+        data = out / REPORT_DATA
+        if data.is_dir() and not (data / MANIFEST).is_file() and foreign_files(data):
+            # (refused before --replace removes anything: the run would stop there)
+            raise self.Error(f"{data} holds files but no {MANIFEST}, so coltsim cannot tell its "
+                             f"games from your files there; move {data} away (or remove it if "
+                             "only coltsim wrote there), then run again")
         if _recorded(out) is None:
             refuse_foreign(out, self.Error)
 
