@@ -202,16 +202,13 @@ def _run(args) -> None:
 
 def _report(args) -> None:
     from .study.report import render_from_folder
+    from .study.report.build import saved_settings
 
     folder = Path(args.folder)
-    if args.repair and (folder / "data" / "manifest.json").is_file():
+    settings = saved_settings(folder)  # (a folder that is not a report's: said here)
+    if args.repair:
         from .runs.runner import repair_folder
-        from .study.experiment import load_experiment
-        from .setting import played_settings
 
-        toml = folder / "experiment.toml"
-        settings = [s.id for s in played_settings(load_experiment(toml).settings)] \
-            if toml.exists() else None
         repair_folder(folder / "data", settings, workers=args.workers)
     render_from_folder(args.folder)
     _DONE.set()

@@ -5,6 +5,13 @@ player with the policies' parameters, and the rule options, with an optional lab
 hash of what is played, so the same setting always gets the same id (in a run, an experiment, a
 tournament or a trace), whatever its label and whatever the order of an experiment's settings.
 
+What is played includes the files a setting plays: a ``weights`` file of ``learned`` or
+``ismcts`` and the module of a user policy are read when the setting is made, and their SHA-256
+is part of the setting (:attr:`Setting.files`), of its id and of what a run records
+(:meth:`Setting.as_dict`): another network at the same path is another setting, never more games
+of the first.  (``learned`` without a ``weights`` file plays the shipped network, part of the
+engine's hash that every run records; a setting without files keeps the id it always had.)
+
 Build one with :func:`make_setting`; every problem is a :class:`FieldError` (a
 ``ValueError``) naming the field, e.g. ``players: 7 is not a player count; allowed: 2, 3, 4, 5,
 6 (2 = the two-bandit variant)``.  The runner, traces, tournaments and experiments all take
@@ -17,10 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 import itertools
 import json
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -80,6 +90,10 @@ class Setting:
         A name for people (reports, tournaments); not part of the id.
     functions : tuple
         ``((label, function), ...)`` for policies passed as functions.
+    files : tuple
+        ``((key, path, sha256), ...)``, sorted: every file played, by what names it (the
+        parameter ``"learned.weights"``; the policy ``"package.module:function"``, its module),
+        with the SHA-256 of its content when the setting was made.
     """
 
     id: str
@@ -90,6 +104,7 @@ class Setting:
     params: tuple = ()
     label: str | None = None
     functions: tuple = dataclasses.field(default=(), compare=False, repr=False)
+    files: tuple = ()
 
     @property
     def n_bandits(self) -> int:
@@ -125,16 +140,25 @@ class Setting:
             return np.full((1, self.n_bandits), -1, np.int64)
         return lineup_codes(self.players, list(self.lineup))[None, :]
 
+    def file_records(self) -> dict:
+        """The files played (:attr:`files`) as a manifest records them:
+        ``{key: {"path": path, "sha256": sha256}}``."""
+        return {key: {"path": path, "sha256": sha} for key, path, sha in self.files}
+
     def as_dict(self) -> dict:
-        """What is played, JSON-ready, as a run's manifest records it."""
+        """What is played, JSON-ready, as a run's manifest records it (``files`` only when the
+        setting plays a file)."""
         rows = self.param_rows()
-        return {
+        played = {
             "players": self.players,
             "lineup": self.lineup if isinstance(self.lineup, str) else list(self.lineup),
             "policies": list(self.policies),
             "params": None if rows is None else [list(row) for row in rows],
             "rules": self.rules.as_dict(),
         }
+        if self.files:
+            played["files"] = self.file_records()
+        return played
 
 
 def make_setting(players: int = 4, lineup=None, policies=None, rules=None, params=None,
@@ -167,28 +191,32 @@ def make_setting(players: int = 4, lineup=None, policies=None, rules=None, param
     policies, functions = _check_policies(players, policies)
     rules = check_rules(rules, players)
     params = _check_params(params, policies, functions)
+    files = _played_files(policies, params)
     if label is not None and (not isinstance(label, str) or not label.strip()
                               or "\n" in label or len(label) > 100):
         raise FieldError("label", f"must be one line of text (at most 100 characters), "
                                     f"got {label!r}")
     if setting_id is None:
-        setting_id = _setting_id(players, lineup, policies, rules, params)
+        setting_id = _setting_id(players, lineup, policies, rules, params, files)
     elif not isinstance(setting_id, str) or not SETTING_ID.match(setting_id):
         raise FieldError("setting_id", f"must be 1-100 letters, digits or _.=+- (starting "
                                          f"with a letter or digit), got {setting_id!r}")
     return Setting(setting_id, players, lineup, policies, rules, params, label,
-                   tuple(functions.items()))
+                   tuple(functions.items()), files)
 
 
-def _setting_id(players, lineup, policies, rules, params) -> str:
+def _setting_id(players, lineup, policies, rules, params, files) -> str:
     """``p<players>-<policy>-<hash>``: the hash covers the player count, the line-up, the
-    policies with their parameters and the rule options that differ from the printed rules, so
-    it stays the same when coltsim gains options."""
+    policies with their parameters, the rule options that differ from the printed rules and the
+    content of the files played (when there are any), so it stays the same when coltsim gains
+    options."""
     defaults = Rules().as_dict()
     changed = {k: v for k, v in rules.as_dict().items() if defaults[k] != v}
-    blob = json.dumps({"players": players, "lineup": lineup, "policies": list(policies),
-                       "rules": changed, "policy_params": {p: dict(v) for p, v in params}},
-                      sort_keys=True)
+    played = {"players": players, "lineup": lineup, "policies": list(policies),
+              "rules": changed, "policy_params": {p: dict(v) for p, v in params}}
+    if files:
+        played["files"] = {key: sha for key, _, sha in files}
+    blob = json.dumps(played, sort_keys=True)
     digest = hashlib.sha1(blob.encode()).hexdigest()[:6]
     tag = policies[0] if len(set(policies)) == 1 else "mixed"
     tag = re.sub(r"[^A-Za-z0-9]+", "_", tag.split(":")[-1])
@@ -309,6 +337,59 @@ def _check_params(params, policies: tuple, functions: dict) -> tuple:
             raise FieldError(field, str(e)) from None
     return tuple(sorted((p, tuple(sorted((k, _plain(v)) for k, v in params[p].items())))
                         for p in set(policies) if p in params and params[p]))
+
+
+def _played_files(policies: tuple, params: tuple) -> tuple:
+    """``((key, path, sha256), ...)``: the files the policies play (:attr:`Setting.files`).  A
+    file named by a parameter that cannot be read is a :class:`FieldError` naming both; a user
+    policy whose module cannot be found plays no file here (playing it says what is wrong)."""
+    by_policy = {p: dict(values) for p, values in params}
+    files = []
+    for p in dict.fromkeys(policies):
+        if p in catalog.POLICIES:
+            for name in catalog.POLICIES[p].files:
+                path = by_policy.get(p, {}).get(name)
+                if path:
+                    files.append((f"{p}.{name}", path, _sha256(path, f"params.{p}.{name}")))
+        else:
+            path = _module_file(p.split(":")[0])
+            if path:
+                files.append((p, path, _sha256(path, "policies")))
+    return tuple(sorted(files))
+
+
+def _sha256(path: str, field: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as e:
+        raise FieldError(field, f"{path}: {e.strerror}; name a file that can be read") from None
+
+
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name`` (None: none found), without importing it."""
+    module = sys.modules.get(name)
+    if module is not None:
+        path = getattr(module, "__file__", None)
+    else:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            return None
+        path = spec.origin if spec is not None and spec.has_location else None
+    return path if path and Path(path).is_file() else None
+
+
+def changed_file(recorded: dict, now: dict) -> str | None:
+    """The first file played at the same path with another content: ``recorded`` and ``now``
+    as :meth:`Setting.file_records` gives them: ``"PATH (KEY: SHA-256 a1b2... recorded, c3d4...
+    in the file now)"``; None when every file recorded that is played now is the same."""
+    for key, was in recorded.items():
+        new = now.get(key)
+        if isinstance(was, dict) and new and was.get("path") == new["path"] \
+                and was.get("sha256") != new["sha256"]:
+            return (f"{new['path']} ({key}: SHA-256 {str(was.get('sha256'))[:12]} recorded, "
+                    f"{new['sha256'][:12]} in the file now)")
+    return None
 
 
 def _plain(value):

@@ -388,6 +388,46 @@ def test_a_folder_where_a_report_file_goes_is_named_and_the_report_stays(tmp_pat
     assert "400 games" in (report / "report.md").read_text()
 
 
+def test_another_network_at_the_same_path_is_refused_not_mixed_in(tmp_path, capsys):
+    """A report of ``learned`` with a weights file, grown after another network was saved at
+    that path: refused in one line naming the file, the report untouched; the manifest and the
+    report's settings name the network it played by its SHA-256 (issue 38, 1)."""
+    import hashlib
+
+    from coltsim.policies.weights import HEADER, NET_FILE, load_net, save_net
+
+    weights = tmp_path / "W" / "weights.npz"
+    weights.parent.mkdir()
+    weights.write_bytes(NET_FILE.read_bytes())
+    sha = hashlib.sha256(weights.read_bytes()).hexdigest()
+    toml = experiment(tmp_path, "learned", games=100)
+    toml.write_text(toml.read_text() + f'[policy_params.learned]\nweights = "{weights}"\n')
+    out = tmp_path / "wm"
+    assert main(["run", str(toml), "--out", str(out), "--quiet", "--workers", "1"]) == 0
+    capsys.readouterr()
+    (entry,) = json.loads((out / "manifest.json").read_text())["settings"].values()
+    assert entry["files"] == {"learned.weights": {"path": str(weights), "sha256": sha}}
+    assert f"learned.weights {weights} `{sha[:12]}`" in (out / "report.md").read_text()
+    net, about = load_net(weights)
+    net[HEADER] += 0.5  # another network
+    save_net(weights, net, about)
+    before = files_of(out)
+    assert main(["run", str(toml), "--out", str(out), "--quiet", "--workers", "1", "--games",
+                 "150"]) == 2
+    err = one_line(capsys)
+    assert f"played with another {weights} (learned.weights: SHA-256 {sha[:12]} recorded" in err
+    assert "put back that file to grow it" in err
+    assert files_of(out) == before
+    # A damaged chunk is played again with the network the manifest records, or not at all.
+    (chunk,) = (out / "data" / "players").glob("*/chunk-000000.parquet")
+    chunk.unlink()
+    assert main(["report", str(out), "--repair", "--workers", "1"]) == 2
+    assert f"its games were played with another {weights} (learned.weights" in one_line(capsys)
+    weights.write_bytes(NET_FILE.read_bytes())
+    assert main(["report", str(out), "--repair", "--workers", "1"]) == 0
+    assert files_of(out) == before
+
+
 def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
     from coltsim.study import folder
 

@@ -279,6 +279,35 @@ def test_default_setting_id_is_stable_and_distinct():
     assert make_setting(4, policies="greedy,random,random,random").id.startswith("p4-mixed-")
 
 
+def test_a_setting_is_the_content_of_the_files_it_plays(tmp_path, monkeypatch):
+    """A weights file and a user policy's module are part of the setting by their SHA-256: the
+    same path with another content is another setting (issue 38, 1); a setting that plays no
+    file keeps the id it always had (the committed reports' ids)."""
+    import hashlib
+
+    weights = tmp_path / "weights.npz"
+    weights.write_bytes(b"one network")
+    one = make_setting(4, params={"learned": {"weights": str(weights)}})
+    weights.write_bytes(b"another network")
+    other = make_setting(4, params={"learned": {"weights": str(weights)}})
+    assert one.id != other.id and one != other
+    assert other.as_dict()["files"] == {"learned.weights": {
+        "path": str(weights), "sha256": hashlib.sha256(b"another network").hexdigest()}}
+    assert make_setting(4).id == "p4-learned-1dc804" and "files" not in make_setting(4).as_dict()
+    with pytest.raises(coltsim.FieldError) as e:
+        make_setting(4, params={"learned": {"weights": str(tmp_path / "none.npz")}})
+    assert str(e.value) == (f"params.learned.weights: {tmp_path / 'none.npz'}: No such file or "
+                            "directory; name a file that can be read")
+    module = tmp_path / "my_bots_38.py"
+    module.write_text("def pick(obs, kind, options, params, rng):\n    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    policies = ["my_bots_38:pick", "random", "random"]
+    first = make_setting(3, policies=policies)
+    module.write_text("def pick(obs, kind, options, params, rng):\n    return 1\n")
+    assert make_setting(3, policies=policies).id != first.id
+    assert first.file_records()["my_bots_38:pick"]["path"] == str(module)
+
+
 def test_progress_goes_to_a_given_bar(tmp_path):
     """An experiment passes one bar for all its settings: every game played is counted once
     (games already on disk are not played, so not counted)."""

@@ -19,7 +19,7 @@ BANDITS = K.BANDIT_NAMES
 ROUND_COLUMN = re.compile(r"^round_(\d+)$")
 # Settings columns that are not rule options.
 SETTING_KEYS = ("setting", "players", "lineup", "policies", "params", "seed", "games",
-                "chunk_size", "label")
+                "chunk_size", "label", "files")
 
 
 def as_results(results) -> Results:

@@ -61,7 +61,8 @@ def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: i
 
 
 def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
-    """One row per setting of ``manifest``: what was played, with every rule option."""
+    """One row per setting of ``manifest``: what was played (with ``files``, the files played
+    and their SHA-256 as JSON, when a setting played any), with every rule option."""
     import pandas as pd
 
     rows = []
@@ -78,6 +79,8 @@ def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
         }
         if any("label" in e for e in manifest["settings"].values()):
             row["label"] = s.get("label") or ""
+        if any("files" in e for e in manifest["settings"].values()):
+            row["files"] = json.dumps(s.get("files", {}), sort_keys=True)
         for name, value in s["rules"].items():
             row[name] = ",".join(value) if isinstance(value, list) else value
         rows.append(row)

@@ -40,7 +40,7 @@ from .._process import interruptible, start_resource_tracker, watch_parent
 from ..playout import kernel_parts, warm_up
 from ..policies import catalog
 from ..results import Results
-from ..setting import FieldError, Setting, make_setting
+from ..setting import FieldError, Setting, changed_file, make_setting
 from . import chunk as C
 from . import load, storage
 from .options import (
@@ -475,9 +475,17 @@ def setting_from_entry(setting_id: str, entry: dict) -> Setting:
                                  int(row[i]) if p and p.whole else row[i])
         if changed:
             params.setdefault(policy, changed)
+    for key, record in entry.get("files", {}).items():  # the files a parameter names
+        policy, _, name = key.rpartition(".")
+        if policy in catalog.POLICIES:
+            params.setdefault(policy, {})[name] = record["path"]
     setting = make_setting(entry["players"], entry["lineup"], entry["policies"], entry["rules"],
                            params, entry.get("label"), setting_id)
-    if setting.as_dict() != {k: entry[k] for k in setting.as_dict()}:
+    changed = changed_file(entry.get("files", {}), setting.file_records())
+    if changed:
+        raise storage.ResultsError(f"setting {setting_id} was played with another {changed}; "
+                                   "put back the file it played to play it again")
+    if setting.as_dict() != {k: entry.get(k) for k in setting.as_dict()}:
         raise storage.ResultsError(f"setting {setting_id}: this coltsim cannot play again what "
                                    "the manifest records (its policies' parameters differ); run "
                                    "it again into a new folder")

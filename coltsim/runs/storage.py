@@ -10,7 +10,8 @@ Layout (written by coltsim.runs.runner)::
     folder/.lock                  who is writing the folder (empty when nobody is)
 
 ``manifest.json`` records what each setting of the folder is (``Setting.as_dict``: players,
-line-up, policies, parameter rows, rule options), with the seed, the number of games and the
+line-up, policies, parameter rows, rule options, and the files it plays with their SHA-256),
+with the seed, the number of games and the
 chunk size, under a header naming the versions and the hash of the compiled engine; a run whose
 arguments differ from the manifest is refused, except that a run asking for more games grows the
 recorded one (its games ``N .. M - 1``, so that the folder holds what a fresh run of ``M`` games
@@ -278,6 +279,11 @@ def _entry_problem(e) -> str | None:
         return f"rules: {problem}"
     if e.get("label") is not None and not isinstance(e["label"], str):
         return "label must be text"
+    files = e.get("files", {})
+    if not isinstance(files, dict) or not all(
+            isinstance(f, dict) and isinstance(f.get("path"), str)
+            and isinstance(f.get("sha256"), str) for f in files.values()):
+        return "files must map what names a file to its path and sha256"
     if not isinstance(e.get("chunks"), list):
         return "chunks must be a list of chunk records"
     for r in e["chunks"]:

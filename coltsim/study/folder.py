@@ -43,7 +43,7 @@ from ..runs.folder import (
     write_all, write_whole,
 )
 from ..runs.storage import REPORT_DATA, TABLES
-from ..setting import FieldError
+from ..setting import FieldError, changed_file
 
 TABLE_DIGITS = 6  # significant digits of every number in a report's tables
 PNG_METADATA = {"Software": None}  # matplotlib stamps its version otherwise
@@ -115,12 +115,14 @@ TUNE_RESULTS = (*TUNE_GAMES, "games_played", "best")  # in a search's manifest, 
 class Owner:
     """The experiment a report is of: ``kind`` "run" (``coltsim run``) or "tune" (``coltsim
     tune``), its name (None: not recorded), what it plays (a run: seed by setting id; a search:
-    its option, values, objective, settings and seed) and, for a search, its games."""
+    its option, values, objective, settings and seed), for a search its games, and the files
+    its settings play (``Setting.file_records``, merged)."""
 
     kind: str
     name: str | None
     plays: dict
     games: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)
 
     def text(self) -> str:
         if self.name is None:
@@ -134,11 +136,19 @@ def owner_of(manifest: dict) -> Owner:
     if isinstance(manifest.get("tune"), dict):
         tune = manifest["tune"]
         return Owner("tune", name, {k: v for k, v in tune.items() if k not in TUNE_RESULTS},
-                     {k: tune.get(k) for k in TUNE_GAMES})
+                     {k: tune.get(k) for k in TUNE_GAMES}, _files(tune.get("settings")))
     settings = manifest.get("settings")
     settings = settings if isinstance(settings, dict) else {}
     return Owner("run", name, {sid: e.get("seed") if isinstance(e, dict) else None
-                               for sid, e in settings.items()})
+                               for sid, e in settings.items()},
+                 files=_files(list(settings.values())))
+
+
+def _files(entries) -> dict:
+    """The files the settings' entries (``Setting.as_dict``) record, by what names them."""
+    entries = entries if isinstance(entries, list) else []
+    return {key: record for e in entries if isinstance(e, dict)
+            and isinstance(e.get("files"), dict) for key, record in e["files"].items()}
 
 
 def _recorded(folder: Path) -> tuple[Owner, bool] | None:
@@ -160,6 +170,9 @@ def _difference(there: Owner, report: bool, here: Owner) -> str | None:
     if there.kind != here.kind or there.name is not None and there.name != here.name:
         return f"the report of {there.text()}, not of {here.text()}"
     of = f"the report of {here.text()}"
+    changed = changed_file(there.files, here.files)
+    if changed:
+        return f"{of} played with another {changed}; put back that file to grow it"
     if here.kind == "tune":
         for key in dict.fromkeys([*there.plays, *here.plays]):
             if there.plays.get(key) != here.plays.get(key):

@@ -38,7 +38,7 @@ from ..runs.load import load_results
 from ..runs.storage import REPORT_DATA, read_manifest
 from ..setting import played_settings
 from .experiment import Experiment, load_experiment
-from .folder import Owner, report_folder
+from .folder import owner_of, report_folder
 from .labels import setting_names
 from .report import Report, build_report
 from .report.build import ReportError, kept_games, report_step
@@ -59,7 +59,9 @@ def run_experiment(path, games: int | None = None, workers: int | None = None, o
                                              precision=precision, max_games=max_games)
     out = Path(e.output)
     played = played_settings(e.settings)
-    with report_folder(out, Owner("run", e.name, {s.id: e.seed for s in played}), replace):
+    owner = owner_of({"experiment": e.name,
+                      "settings": {s.id: {**s.as_dict(), "seed": e.seed} for s in played}})
+    with report_folder(out, owner, replace):
         data = out / REPORT_DATA
         try:
             if e.precision is None:

@@ -14,7 +14,8 @@ figures and tables that this one does not have are removed)::
                                   experiment's name and a fingerprint of each setting's games
                                   (coltsim.runs.fingerprint)
 
-:func:`render_from_folder` re-renders ``reports/NAME`` from its saved data.
+:func:`render_from_folder` re-renders ``reports/NAME`` from its saved data (the games of
+:func:`saved_settings`).
 """
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
 from ...analysis.stats import CORRECTIONS, LEVEL
 from ...runs.fingerprint import fingerprint
-from ...runs.folder import recover
+from ...runs.folder import MANIFEST, recover
 from ...runs.lock import folder_lock
 from ...runs.load import load_results
-from ...setting import played_settings
+from ...runs.storage import REPORT_DATA, read_manifest
+from ...setting import changed_file, played_settings
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections
 from .context import DPI, Context, Writer
@@ -184,25 +186,50 @@ def render_from_folder(folder, data=None) -> Report:
 
     The experiment is read from ``folder/experiment.toml`` if it is there; the data (a results
     folder, ``coltsim.load_results``: verified, the experiment's settings only) from ``data`` if
-    given, else ``folder/data``.
+    given, else ``folder/data`` (:func:`saved_settings`).
     """
     folder = Path(folder)
-    if not folder.is_dir():
-        raise ValueError(f"{folder}: no such report folder")
-    experiment = None
-    if (folder / "experiment.toml").exists():
-        experiment = load_experiment(folder / "experiment.toml")
-    data = Path(data) if data is not None else folder / "data"
-    if not (data / "manifest.json").exists():
-        raise ValueError(f"{folder}: no saved results in {data} (no manifest.json)")
-    settings = None if experiment is None else [
-        s.id for s in played_settings(experiment.settings)]
+    experiment = _experiment_of(folder)
+    settings = saved_settings(folder, data)
+    data = Path(data) if data is not None else folder / REPORT_DATA
     with folder_lock(folder):
         recover(folder)
         try:
             return build_report(load_results(data, settings=settings), experiment, folder)
         except ReportError as e:
             raise kept_games(e, data, folder) from e
+
+
+def _experiment_of(folder: Path) -> Experiment | None:
+    """The experiment of the report folder ``folder`` (None: it keeps no experiment file)."""
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such report folder")
+    toml = folder / "experiment.toml"
+    return load_experiment(toml) if toml.exists() else None
+
+
+def saved_settings(folder, data=None) -> list | None:
+    """The ids of the settings whose games make the report in ``folder``: its experiment's
+    (None: it keeps no experiment file; every setting of the data), from the data in ``data``
+    (default ``folder/data``).  A folder without saved games, or whose experiment now names a
+    file (a network) with another content than its games were played with, is a ``ValueError``
+    of one line naming it and what to do."""
+    folder = Path(folder)
+    experiment = _experiment_of(folder)
+    data = Path(data) if data is not None else folder / REPORT_DATA
+    manifest = read_manifest(data)
+    if manifest is None:
+        raise ValueError(f"{folder}: no saved results in {data} (no {MANIFEST})")
+    if experiment is None:
+        return None
+    played = played_settings(experiment.settings)
+    changed = changed_file(
+        {k: r for e in manifest["settings"].values() for k, r in e.get("files", {}).items()},
+        {k: r for s in played for k, r in s.file_records().items()})
+    if changed:
+        raise ValueError(f"{folder}: its games were played with another {changed}; put back "
+                         "that file to make the report from them")
+    return [s.id for s in played]
 
 
 def kept_games(e: ReportError, data, folder) -> ReportError:

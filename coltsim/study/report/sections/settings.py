@@ -1,6 +1,8 @@
 """The settings section: what was played, how many games, and what the run recorded."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -10,6 +12,14 @@ from ..context import Context
 from ..document import Section
 
 TITLE = "Settings"
+
+
+def files_text(files: str | None) -> str:
+    """The files a setting played (the settings table's JSON), each by what names it, its path
+    and the start of its SHA-256: ``learned.weights W/weights.npz `1a2b3c4d5e6f```."""
+    records = json.loads(files) if files else {}
+    return ", ".join(f"{key} {r['path']} `{r['sha256'][:12]}`" for key, r in records.items()) \
+        or "none"
 
 
 def build(ctx: Context, experiment) -> Section:
@@ -30,6 +40,10 @@ def build(ctx: Context, experiment) -> Section:
     })
     if d["mixed"].any():
         display.insert(5, "seats", d["policies"].str.replace(",", ", "))
+    if "files" in f.settings:  # which network (or module) each seat's policy played
+        files = dict(zip(f.settings["setting"].astype(str), f.settings["files"]))
+        display.insert(len(display.columns) - 2, "files played (SHA-256)",
+                       d["setting"].map(lambda sid: files_text(files.get(sid))))
     table = ctx.w.table("settings", "Settings", f.settings, display)
     blocks = [f"{ctx.games:,} games in {len(d)} setting{'s' if len(d) != 1 else ''}."]
     if d["mixed"].any():
