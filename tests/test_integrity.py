@@ -428,6 +428,27 @@ def test_another_network_at_the_same_path_is_refused_not_mixed_in(tmp_path, caps
     assert files_of(out) == before
 
 
+def test_report_of_a_folder_without_games_names_the_folder_given_and_what_to_do(
+        tmp_path, made_report, capsys):
+    """Not a report folder, or a report without its games (as a committed one): the line
+    names the folder the user gave, never its data/, and the command that makes the games
+    (issue 38, 9)."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.txt").write_text("mine")
+    assert main(["report", str(notes)]) == 2
+    err = one_line(capsys)
+    assert f"{notes} is not a report folder of coltsim" in err and "data" not in err
+    committed = tmp_path / "committed"
+    shutil.copytree(made_report, committed, ignore=shutil.ignore_patterns("data"))
+    assert main(["report", str(committed)]) == 2
+    err = one_line(capsys)
+    command = f"coltsim run {committed / 'experiment.toml'} --out {committed}"
+    assert "the games of this report are not saved beside it" in err and command in err
+    assert main(command.split()[1:] + ["--quiet", "--workers", "1"]) == 0
+    assert main(["report", str(committed)]) == 0
+
+
 def test_a_run_of_a_bundled_report_says_so_first(tmp_path, made_report, monkeypatch, capsys):
     from coltsim.study import folder
 

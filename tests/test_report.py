@@ -362,7 +362,7 @@ def test_report_from_a_real_runner_folder(tmp_path):
     report = render_from_folder(folder)
     assert (folder / "report.html").exists() and (folder / "tables" / "compare.csv").exists()
     assert json.loads((folder / "manifest.json").read_text())["engine"] == engine_hash()
-    with pytest.raises(ValueError, match="no saved results"):
+    with pytest.raises(ValueError, match="is not a report folder of coltsim"):
         render_from_folder(tmp_path)
     with pytest.raises(ValueError, match="no such report folder"):
         render_from_folder(tmp_path / "nope")

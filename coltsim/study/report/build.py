@@ -216,10 +216,19 @@ def saved_settings(folder, data=None) -> list | None:
     of one line naming it and what to do."""
     folder = Path(folder)
     experiment = _experiment_of(folder)
-    data = Path(data) if data is not None else folder / REPORT_DATA
+    given = data is not None
+    data = Path(data) if given else folder / REPORT_DATA
     manifest = read_manifest(data)
     if manifest is None:
-        raise ValueError(f"{folder}: no saved results in {data} (no {MANIFEST})")
+        if given:
+            raise ValueError(f"{data}: no saved results (no {MANIFEST})")
+        toml = folder / "experiment.toml" if experiment else "EXPERIMENT.toml"
+        if (folder / MANIFEST).is_file() and (folder / "report.md").is_file():
+            raise ValueError(f"{folder}: the games of this report are not saved beside it (a "
+                             f"committed report keeps none); `coltsim run {toml} --out "
+                             f"{folder}` plays them again")
+        raise ValueError(f"{folder} is not a report folder of coltsim (it holds no report and "
+                         "no saved games); give the folder `coltsim run` wrote (its --out)")
     if experiment is None:
         return None
     played = played_settings(experiment.settings)
