@@ -79,3 +79,25 @@ def test_run_rejects_a_bad_experiment_with_one_line(tmp_path, capsys):
     assert main(["run", str(toml)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "players" in err and "allowed: 2, 3, 4, 5, 6" in err
+
+
+@pytest.mark.parametrize("damage", ["cut short", "flipped bytes"])
+def test_a_damaged_weights_file_is_named_as_damaged(tmp_path, capsys, damage):
+    """Not "a user policy cannot be played": the file named, said to be damaged (issue 38,
+    6)."""
+    from coltsim.policies.weights import NET_FILE
+
+    data = bytearray(NET_FILE.read_bytes())
+    if damage == "cut short":
+        del data[len(data) // 2:]
+    else:
+        data[1000] ^= 0xFF
+    weights = tmp_path / "weights.npz"
+    weights.write_bytes(data)
+    params = json.dumps({"learned": {"weights": str(weights)}})
+    assert main(["simulate", "--games", "10", "--params", params, "--out",
+                 str(tmp_path / "run"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"{weights}: damaged" in err and "user policy" not in err
+

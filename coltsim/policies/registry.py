@@ -173,7 +173,7 @@ def _seat_net(name: str, code: str, row, params: dict | None):
         try:
             return load_net(params["weights"])[0]
         except ValueError as e:
-            raise ValueError(f"policy {name!r}: weights: {e}") from None
+            raise ValueError(f"params.{name}.weights: {e}") from None
     net = shipped_net()
     if net is None:
         raise ValueError("policy 'learned' has no shipped weights (coltsim/policies/"

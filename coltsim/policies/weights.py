@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -113,8 +115,10 @@ def read_net_bytes(data: bytes, where) -> tuple[np.ndarray, dict]:
         with np.load(io.BytesIO(data)) as d:
             net = d["net"].astype(np.float32)
             about = json.loads(str(d["about"]))
-    except (OSError, KeyError, ValueError, EOFError) as e:
-        raise ValueError(f"{path}: not a weights file of coltsim train ({e})") from None
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+        raise ValueError(f"{path}: damaged, or not a weights file of coltsim train "
+                         f"({type(e).__name__}: {e}); make it again with coltsim train, or "
+                         "name another") from None
     n_in = _inputs()
     if not isinstance(about, dict) or about.get("inputs") != n_in or net.size < HEADER \
             or int(net[0]) != n_in or net.size != net_size(*(int(v) for v in net[:4])):
