@@ -42,13 +42,20 @@ def _json_object(flag: str, text: str | None) -> dict | None:
 
 
 def _setting(args):
-    """The setting the flags ask for (``coltsim.make_setting`` checks it)."""
+    """The setting the flags ask for (``coltsim.make_setting`` checks it); parameters of a
+    policy no seat plays are refused, as an experiment file's are."""
     from .setting import make_setting
 
-    return make_setting(4 if args.players is None else args.players, args.lineup, args.policies,
-                        _json_object("--rules", args.rules),
-                        _json_object("--params", args.params),
-                        setting_id=getattr(args, "setting_id", None))
+    params = _json_object("--params", args.params)
+    setting = make_setting(4 if args.players is None else args.players, args.lineup,
+                           args.policies, _json_object("--rules", args.rules), params,
+                           setting_id=getattr(args, "setting_id", None))
+    unplayed = [policy for policy in params or {} if policy not in setting.policies]
+    if unplayed:
+        raise ValueError(f"--params: {unplayed[0]} is played by no seat (the seats play "
+                         f"{', '.join(dict.fromkeys(setting.policies))}); leave it out of "
+                         "--params, or name it in --policies")
+    return setting
 
 
 _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")

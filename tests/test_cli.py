@@ -101,3 +101,14 @@ def test_a_damaged_weights_file_is_named_as_damaged(tmp_path, capsys, damage):
     assert len(err.strip().splitlines()) == 1, err
     assert f"{weights}: damaged" in err and "user policy" not in err
 
+
+def test_params_of_a_policy_no_seat_plays_are_refused(tmp_path, capsys):
+    """As an experiment file refuses them (issue 38, 7): one line naming the flag and the
+    policy, before anything is played."""
+    assert main(["simulate", "--players", "4", "--policies", "greedy", "--params",
+                 '{"ismcts": {"budget": 5}}', "--games", "10", "--out", str(tmp_path / "run"),
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "--params: ismcts is played by no seat (the seats play greedy)" in err
+    assert not (tmp_path / "run").exists()
