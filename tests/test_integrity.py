@@ -188,6 +188,21 @@ def test_an_edited_seed_is_refused_and_repair_recomputes_every_chunk(folder, cap
                 coltsim.simulate(P4, GAMES, seed=4, workers=1, progress=False))
 
 
+def test_an_edited_game_count_is_told_in_order_and_repair_mends_it(folder, baseline):
+    """The manifest says 1,500 games where the chunks hold 2,000: the line says so (never a
+    range that runs backwards) and what mends it, which does (issue 38, 9)."""
+    edit_manifest(folder, lambda entry: entry.update(games=1500))
+    with pytest.raises(storage.ResultsError) as e:
+        coltsim.load_results(folder)
+    text = str(e.value)
+    assert f"setting {P4.id} records 1,500 games, but its chunks hold games 0 to 1,999" in text
+    assert "--repair" in text and "to 1,499 of" not in text
+    with pytest.warns(storage.RepairWarning, match="holds games .* the run does not have"):
+        repair_folder(folder, workers=1, progress=False)
+    results = coltsim.load_results(folder)
+    assert_same(results, coltsim.simulate(P4, 1500, seed=3, workers=1, progress=False))
+
+
 def test_a_setting_recorded_under_another_id_is_refused(folder):
     """Another setting's chunks, recorded (files and all) as this one's."""
     other = make_setting(4, policies="greedy")

@@ -213,7 +213,8 @@ def chunks_to_play(games: int, chunk_size: int, kept: dict) -> list[tuple[int, i
 
 
 def tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
-    """Whether the records of a setting hold games ``0 .. games - 1`` exactly once each."""
+    """Whether the records of a setting hold games ``0 .. games - 1`` exactly once each: what is
+    wrong in one line (a game held twice, games held past the count, games not yet held)."""
     held_to = 0
     previous = None
     for r in sorted(entry["chunks"], key=lambda r: r["first_game"]):
@@ -225,6 +226,9 @@ def tiling_problem(folder, setting_id: str, entry: dict) -> str | None:
         if r["first_game"] > held_to:
             break
         held_to, previous = r["first_game"] + r["n_games"], r
+    if held_to > entry["games"]:
+        return (f"{folder}: setting {setting_id} records {entry['games']:,} games, but its "
+                f"chunks hold games 0 to {held_to - 1:,} (an edited manifest); {REMEDY}")
     if held_to != entry["games"]:
         return (f"{folder}: setting {setting_id} is unfinished: games {held_to:,} to "
                 f"{entry['games'] - 1:,} of {entry['games']:,} are in no finished chunk; run the "
