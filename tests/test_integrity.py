@@ -620,6 +620,21 @@ def test_a_lock_held_in_this_process_is_respected(tmp_path):
     assert resume(tmp_path).games_run == GAMES
 
 
+def test_a_lock_taken_by_a_run_that_has_not_named_itself_yet_is_told_in_words(tmp_path):
+    """The race of issue 38 (9): the lock held, its file still empty (the other run took it a
+    moment ago, or is leaving it): no "process None on host None"."""
+    fcntl = pytest.importorskip("fcntl")
+    with open(tmp_path / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(FolderLocked) as e:
+            with folder_lock(tmp_path):
+                pass
+    text = str(e.value)
+    assert "None" not in text and "\n" not in text
+    assert text.startswith(f"{tmp_path} is being written by another coltsim run (it is starting "
+                           "or ending") and "wait for it to finish" in text
+
+
 def test_a_stale_lock_is_taken_over(tmp_path, baseline):
     dead = subprocess.Popen(["true"])
     dead.wait()

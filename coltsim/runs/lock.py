@@ -46,7 +46,9 @@ def _process_start(pid: int) -> int | None:
         return None
 
 
-def _owner_text(owner: dict) -> str:
+def _owner_text(owner: dict | None) -> str:
+    if owner is None:  # it holds the lock but has not written its name yet (or just ended)
+        return f"it is starting or ending: {LOCK} does not name it yet"
     return (f"process {owner.get('pid')} on host {owner.get('host')}, started "
             f"{owner.get('started')}")
 
@@ -92,7 +94,7 @@ def folder_lock(folder: Path):
             if fcntl is not None:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            owner = _read_owner(f) or {}
+            owner = _read_owner(f)
             raise FolderLocked(f"{folder} is being written by another coltsim run "
                                f"({_owner_text(owner)}); wait for it to finish, or write to "
                                "another folder") from None
