@@ -214,6 +214,8 @@ EDITS = {
                                   "unknown 'lasso'"),
     "a First Player who is not playing": ("setup", lambda s: s.update(first_player=5),
                                           "first_player 5"),
+    "a round with another First Player": ("round", lambda r: r.update(
+        first_player=(r["first_player"] + 1) % 4), "the First Player passes clockwise"),
 }
 
 
@@ -227,6 +229,48 @@ def test_show_tells_no_trace_that_does_not_hold(tmp_path, capsys, case):
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.strip().splitlines()) == 1, out.err
     assert says in out.err and str(path) in out.err
+
+
+def _swap_plans(name, first_two_play):
+    """A golden trace with two plan lines swapped: a player's second play of a speeding-up turn
+    and the next player's draw (``first_two_play``), or two draws of a normal turn by two
+    players; and the bandits of the two players."""
+    lines = [json.loads(x) for x in (GOLDEN.parent / name).read_text().splitlines()]
+    letters = []
+    for i in range(len(lines) - 2):
+        a, b, c = lines[i:i + 3]
+        if a["type"] == "round":
+            letters = a["turns"]
+        if not all(x["type"] == "plan" for x in (a, b)) or a["turn"] != b["turn"]:
+            continue
+        if first_two_play and letters[a["turn"]] == "D" and c["type"] == "plan" \
+                and a["player"] == b["player"] != c["player"] and c["turn"] == a["turn"] \
+                and a["choice"] == b["choice"] == "play" and c["choice"] == "draw":
+            lines[i + 1], lines[i + 2] = c, b
+            return lines, [lines[0]["bandits"][p] for p in (a["player"], c["player"])]
+        if not first_two_play and letters[a["turn"]] == "N" and a["player"] != b["player"] \
+                and a["choice"] == b["choice"] == "draw":
+            lines[i], lines[i + 1] = b, a
+            return lines, [lines[0]["bandits"][p] for p in (a["player"], b["player"])]
+    raise AssertionError(f"{name} has no such turn")
+
+
+@pytest.mark.parametrize("name, first_two_play, bandits", [
+    ("p5_seed2.jsonl", True, ["django", "doc"]),
+    ("p4_seed7.jsonl", False, ["belle", "tuco"]),
+], ids=["a speeding-up turn's two plays and a draw", "two draws of a normal turn"])
+def test_show_tells_no_game_whose_plans_are_out_of_turn(tmp_path, capsys, name, first_two_play,
+                                                        bandits):
+    """Two plan lines swapped: every card is still in its place, but the players did not take
+    their turns in that order (issue 38, 8)."""
+    lines, swapped = _swap_plans(name, first_two_play)
+    assert swapped == bandits  # the issue's cases
+    path = tmp_path / "swapped.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["show", str(path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.strip().splitlines()) == 1, out.err
+    assert str(path) in out.err and "out of turn" in out.err
 
 
 def test_show_tells_the_trace_coltsim_wrote(capsys):

@@ -28,6 +28,10 @@ action card, the shooter of a bullet card, -1 for a neutral bullet), from the st
   each bandit of ``neutral_given`` a neutral one in its player's deck; later draws and hands
   must show them with that shooter.
 
+Turns (``_TurnOrder``): the First Player of each round, and every plan in its place in the turn
+order of the round card (clockwise from the First Player, counter-clockwise on a switching turn,
+twice each on a speeding-up turn), none missing.
+
 What it cannot see: which cards a shuffle put where (any card of a shuffled deck may be the one
 drawn, so two cards both in the deck can be swapped unnoticed), whether a choice was among the
 legal ones (a Move's distance, a Fire's line of sight and Belle, when Ghost's ability is lost),
@@ -287,6 +291,7 @@ class _Checker:
         prev = setup["state"]
         self.state(0, prev)
         cards = _Cards.for_setup(self, setup)
+        turns = _TurnOrder(self, setup)
         next_index = 0
         card = None  # the round card in play
         for i, line in enumerate(self.lines[1:], start=1):
@@ -297,6 +302,7 @@ class _Checker:
                 continue
             if cards:
                 cards = self.follow(cards, i, line, prev)
+            turns.step(i, line)
             kind = line["type"]
             if kind == "round":
                 next_index = 0
@@ -343,6 +349,64 @@ def _fires_a_bullet(line, prev) -> bool:
     """Whether an action line is a Fire that gave its target a bullet card."""
     return (line["card"] == "fire" and line["params"].get("target") is not None
             and prev["bandits"][line["bandit"]]["bullets_left"] > 0)
+
+
+# --- the turn order -----------------------------------------------------------------------------------
+class _TurnOrder:
+    """Who plans when (docs/RULES.md 4): the First Player passes clockwise each round; on each
+    turn of the round card every player plans once, clockwise from the First Player
+    (counter-clockwise on a switching turn, ``S``; twice in a row each on a speeding-up turn,
+    ``D``), every plan a line, a forced pass included."""
+
+    def __init__(self, checker, setup):
+        self.fail = checker.fail
+        self.players = setup["players"]
+        self.first = setup["first_player"]
+        self.rounds = 0
+        self.schedule: list[tuple[int, int]] = []  # (turn, player) of each plan of the round
+        self.planned = 0
+
+    def step(self, i, line) -> None:
+        kind = line["type"]
+        if kind == "plan":
+            self.plan(i, line)
+            return
+        if kind in ("action", "event", "round", "end") and self.planned < len(self.schedule):
+            turn, player = self.schedule[self.planned]
+            self.fail(i, f"Schemin' ended before player {player} planned on turn {turn} "
+                         f"({len(self.schedule) - self.planned} plans missing)")
+            self.planned = len(self.schedule)
+        if kind == "round":
+            self.round(i, line)
+
+    def round(self, i, line) -> None:
+        first = (self.first + self.rounds) % self.players
+        self.rounds += 1
+        if line["first_player"] != first:
+            self.fail(i, f"round {line['round']}: first_player {line['first_player']}, but the "
+                         f"First Player passes clockwise each round: player {first}")
+        first, n = line["first_player"], self.players
+        self.schedule, self.planned = [], 0
+        for turn, letter in enumerate(line["turns"]):
+            if letter == "S":
+                order = [(first - k) % n for k in range(n)]
+            elif letter == "D":
+                order = [(first + k // 2) % n for k in range(2 * n)]
+            else:
+                order = [(first + k) % n for k in range(n)]
+            self.schedule += [(turn, p) for p in order]
+
+    def plan(self, i, line) -> None:
+        if self.planned >= len(self.schedule):
+            self.fail(i, f"player {line['player']} plans out of turn: every player has taken "
+                         "every turn of the round")
+            return
+        turn, player = self.schedule[self.planned]
+        self.planned += 1
+        if (line["turn"], line["player"]) != (turn, player):
+            self.fail(i, f"player {line['player']} plans out of turn (turn {line['turn']}): the "
+                         f"next plan is player {player}'s, on turn {turn} (clockwise from the "
+                         "First Player; counter-clockwise on S, twice each on D)")
 
 
 # --- cards ------------------------------------------------------------------------------------------
