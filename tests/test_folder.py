@@ -219,7 +219,7 @@ def test_write_all_on_a_full_disk_leaves_the_folder_as_it_was(tmp_path):
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
-# --- all at once: a kill at any step of write_all, a folder where a file goes ----------------------
+# --- all at once: a kill at any step of write_all, a folder where a file goes -----------------
 OLD = {"report.md": "old report", "report.html": "old page", "figures/a.png": "old a",
        "tables/gone.csv": "only in the old"}
 NEW = {"report.md": "new report", "report.html": "new page", "figures/a.png": "new a",

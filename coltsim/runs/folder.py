@@ -93,9 +93,10 @@ FLUSH_SECONDS = 1.0  # the least time between two writes of the manifest by one 
 TEMPORARY = re.compile(r"^\..+\.[0-9a-f]+(-[0-9a-f]+)?\.tmp$")
 
 __all__ = ["FLUSH_SECONDS", "MANIFEST", "SWITCH", "Folder", "FolderError", "FolderLocked",
-           "RepairWarning", "file_problem", "file_record", "first_difference", "foreign_files", "mismatch",
-           "new_token", "read_json_file", "recorded_files", "recover", "refuse_foreign",
-           "remove_files", "remove_temporaries", "write_all", "write_temporary", "write_whole"]
+           "RepairWarning", "file_problem", "file_record", "first_difference", "foreign_files",
+           "mismatch", "new_token", "read_json_file", "recorded_files", "recover",
+           "refuse_foreign", "remove_files", "remove_temporaries", "write_all", "write_temporary",
+           "write_whole"]
 
 
 class FolderError(ValueError):

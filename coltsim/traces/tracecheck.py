@@ -351,7 +351,7 @@ def _fires_a_bullet(line, prev) -> bool:
             and prev["bandits"][line["bandit"]]["bullets_left"] > 0)
 
 
-# --- the turn order -----------------------------------------------------------------------------------
+# --- the turn order ---------------------------------------------------------------------------------
 class _TurnOrder:
     """Who plans when (docs/RULES.md 4): the First Player passes clockwise each round; on each
     turn of the round card every player plans once, clockwise from the First Player
