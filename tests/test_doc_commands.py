@@ -102,8 +102,6 @@ RUNS = {
     "coltsim trace --from FOLDER --game 5": ("", "coltsim trace --from {report} --game 5"),
     "coltsim show game.jsonl [--every-card]": ("", "coltsim show {trace} --every-card"),
     "coltsim trace ... \\| coltsim show -": ("", "coltsim trace --seed 7 | coltsim show -"),
-    "coltsim bench --policy learned --games 20000 --no-compile":
-        (SLOW, "coltsim bench --policy learned --games 200 --no-compile"),
     "coltsim bench [--players N] [--games N] [--policy NAME] [--json]":
         ("", "coltsim bench --players 3 --games 2000 --policy random --json --no-compile"),
     "coltsim train FOLDER [--players N] [--rules JSON] [--iterations N] [--games N] "
@@ -160,11 +158,6 @@ RUNS = {
                "coltsim/compile_times.json (what the compile notice quotes): run it by hand"),
     "coltsim run experiments/quickstart.toml --out /tmp/qs":
         (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
-    "python benchmarks/end_to_end.py --policy ismcts --params '{\"ismcts\": {\"budget\": 64, "
-    "\"opponents\": \"planner\", \"playout\": \"planner\"}}' --games 1000":
-        (BY_HAND, "python benchmarks/end_to_end.py --policy ismcts --params '{{\"ismcts\": "
-                  "{{\"budget\": 4, \"opponents\": \"planner\", \"playout\": "
-                  "\"planner\"}}}}' --games 4 --reference-games 2000 --quiet"),
     "python benchmarks/state_copy.py": (SLOW, "python benchmarks/state_copy.py --copies 2000 "
                                               "--playouts 20"),
     "python benchmarks/bench_policies.py":
