@@ -60,6 +60,7 @@ RUNS = {
     "[--power 0.8] [--alpha 0.05] [--pilot N] [--workers K]":
         ("", "coltsim sample-size experiments/cheyenne_hand.toml --half-width 0.01 "
              "--difference 0.02 --power 0.8 --alpha 0.05 --pilot 30 --workers 1"),
+    "coltsim run FILE": (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
     "coltsim run experiments/quickstart.toml":
         (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
     "coltsim run experiments/NAME.toml            # reports/NAME: the same settings and seed":
