@@ -1,6 +1,6 @@
-"""The architecture as documented: the README's layout table gives every module a layer, and
-imports only go down (or stay within a layer), never in a cycle; the package and its analyses
-load without numba.  The import graph is read from the source with ``ast`` (every import
+"""The architecture as documented: the layout table of docs/architecture.md gives every module a
+layer, and imports only go down (or stay within a layer), never in a cycle; the package and its
+analyses load without numba.  The import graph is read from the source with ``ast`` (every import
 statement, also those inside functions), so nothing is imported to check it."""
 import ast
 import re
@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "coltsim"
+LAYOUT = ROOT / "docs" / "architecture.md"  # its layout table: every module's layer
 # Named in the layout table before it exists: the playout loop is moving there (engine rewrite).
 COMING = {"coltsim/playout.py"}
 # Modules that must load neither numba nor the compiled engine: the front door, what a setting
@@ -58,17 +59,17 @@ def imports(name: str, top_level_only: bool = False) -> set[str]:
 
 
 def documented_layers() -> tuple[dict, dict]:
-    """The README's layout table: path -> layer, and layer -> its name."""
+    """The layout table of docs/architecture.md: path -> layer, and layer -> its name."""
     paths, names = {}, {}
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in LAYOUT.read_text().splitlines():
         m = re.match(r"^\|\s*(\d+)\s+([^|]+?)\s*\|([^|]*)\|", line)
         if m:
             layer = int(m.group(1))
             names[layer] = m.group(2)
             for path in re.findall(r"`(coltsim/[^`]*)`", m.group(3)):
-                assert path not in paths, f"{path} is in two layers of the README"
+                assert path not in paths, f"{path} is in two layers of {LAYOUT.name}"
                 paths[path] = layer
-    assert paths, "the README has no layout table with layers"
+    assert paths, f"{LAYOUT.name} has no layout table with layers"
     return paths, names
 
 
@@ -76,11 +77,11 @@ PATHS, LAYER_NAMES = documented_layers()
 
 
 def layer_of(name: str) -> int:
-    """The layer of the most specific README path that holds the module's file."""
+    """The layer of the most specific path of the layout table that holds the module's file."""
     rel = MODULES[name].relative_to(ROOT).as_posix()
     best = max((p for p in PATHS if rel == p or (p.endswith("/") and rel.startswith(p))),
                key=len, default=None)
-    assert best is not None, f"{rel} is in no layer of the README's layout table"
+    assert best is not None, f"{rel} is in no layer of the layout table ({LAYOUT.name})"
     return PATHS[best]
 
 
@@ -88,7 +89,7 @@ def test_every_module_has_a_layer_and_every_listed_path_exists():
     for name in MODULES:
         layer_of(name)
     for path in PATHS:
-        assert (ROOT / path).exists() or path in COMING, f"README lists {path}, which is not there"
+        assert (ROOT / path).exists() or path in COMING, f"{LAYOUT.name} lists {path}, which is not there"
 
 
 def test_imports_never_go_up_a_layer():
