@@ -1,7 +1,8 @@
 """docs/cookbook.md's recipes are valid files: every TOML block of the page loads as an experiment
 (or, with a [tune] table, as a tune file) with the project's own validation, and names the
 question it asks; so a renamed key or option, or a policy parameter out of bounds, fails here
-rather than in a designer's hands."""
+rather than in a designer's hands.  The same for the README's experiment and docs/policies.md's
+fragments."""
 import re
 from pathlib import Path
 
@@ -39,3 +40,11 @@ def test_the_policy_guides_fragments_are_valid():
     for fragment in fragments:
         settings = "" if "[[settings]]" in fragment else "\n[sweep]\nplayers = [4]\n"
         loads_experiment('name = "x"\ngames = 10\n' + fragment + settings, source="policies.md")
+
+
+def test_the_readmes_experiment_is_valid():
+    text = (DOC.parents[1] / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```toml\n(.*?)```", text, re.S)
+    experiment = loads_experiment(block, source="README.md")
+    assert [(s.players, s.label) for s in experiment.settings] == [
+        (4, "printed rules"), (4, "a $500 bonus"), (5, "printed rules"), (5, "a $500 bonus")]

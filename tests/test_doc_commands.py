@@ -45,8 +45,12 @@ RUNS = {
                                                             "installs the same way"),
     ".venv/bin/python -m pytest -q -n 2": (SKIP, "the suite itself"),
     ".venv/bin/python -m pytest -q -m slow": (SKIP, "the suite itself"),
-    ".venv/bin/coltsim run experiments/quickstart.toml":
+    ".venv/bin/coltsim run experiments/quickstart.toml --out my-reports/quickstart":
         (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
+    "coltsim report DIR": ("", "coltsim report {report}"),
+    "coltsim run my-experiments/half_bonus.toml":
+        (SKIP, "the README's own file, which tests/test_cookbook.py loads"),
+    "python benchmarks/page.py": ("", "python benchmarks/page.py --check"),
     "coltsim run experiments/NAME.toml [--games N] [--precision H] [--max-games N] "
     "[--workers K] [--out DIR] [--replace] [--quiet]":
         ("", "coltsim run experiments/quickstart.toml --games 60 --precision 0.4 --max-games 80 "
@@ -139,33 +143,8 @@ RUNS = {
                "tier)"),
     "coltsim tune FILE": (SLOW, "coltsim tune experiments/tune_gunslinger_bonus.toml --games 50 "
                               "--max-games 50 --out {out} --quiet"),
-    "python ../shared/bench/reference_game.py": (SLOW, "python ../shared/bench/reference_game.py "
-                                                       "2000"),
-    "python benchmarks/engine_speed.py --games 300000":
-        (SLOW, "python benchmarks/engine_speed.py --games 3000 --reference-games 2000"),
-    "python benchmarks/engine_speed.py --policy greedy --games 100000":
-        (SLOW, "python benchmarks/engine_speed.py --policy greedy --games 2000 "
-               "--reference-games 2000"),
-    "python benchmarks/engine_speed.py --policy planner --games 20000":
-        (SLOW, "python benchmarks/engine_speed.py --policy planner --games 400 "
-               "--reference-games 2000"),
-    "python benchmarks/engine_speed.py --policy learned --games 20000":
-        (SLOW, "python benchmarks/engine_speed.py --policy learned --games 400 "
-               "--reference-games 2000"),
-    "python benchmarks/cold_quickstart.py --runs 5":
-        (BY_HAND, "python benchmarks/cold_quickstart.py --games 20 --runs 1"),
-    "python benchmarks/compile_time.py --record":
-        (SKIP, "compiles every part from an empty cache, minutes, and writes "
-               "coltsim/compile_times.json (what the compile notice quotes): run it by hand"),
-    "coltsim run experiments/quickstart.toml --out /tmp/qs":
-        (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
     "python benchmarks/state_copy.py": (SLOW, "python benchmarks/state_copy.py --copies 2000 "
                                               "--playouts 20"),
-    "python benchmarks/bench_policies.py":
-        (BY_HAND, "python benchmarks/bench_policies.py --games 200 --rollout-games 1 "
-                  "--ismcts-budgets 8"),
-    "python benchmarks/end_to_end.py": (SLOW, "python benchmarks/end_to_end.py --games 2000 "
-                                              "--reference-games 2000 --quiet"),
     "python scripts/planner_strength.py":
         (SLOW, "python scripts/planner_strength.py --games 2 --bonus-games 2"),
     # the tiny report's folder stands for reports/ (--record never writes the committed ones)
@@ -180,7 +159,7 @@ RUNS = {
 }
 # Spans that name a command in a sentence (a command and a flag, or an elided argument).
 MENTIONS = {"coltsim simulate --out DIR", "coltsim report --repair", "python benchmarks/...",
-            "coltsim trace --from --setting", "coltsim train --rules"}
+            "coltsim trace --from --setting", "coltsim train --rules", "coltsim COMMAND --help"}
 
 
 def doc_command_lines() -> dict:
