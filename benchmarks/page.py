@@ -68,6 +68,21 @@ tests.
 
 coltsim supports Python 3.11 or later and numba 0.61 to 0.68 (the suite passes on 0.61.2 and
 0.68.1).
+
+The scripts (each prints its figures; `--json` for a line to keep):
+
+- `benchmarks/engine_speed.py`: games per second of a table on every core, in memory;
+- `benchmarks/bench_policies.py`: one thread, per policy (the searches in decisions per second),
+  and the compile of a kernel with a user's policy;
+- `benchmarks/end_to_end.py`: games simulated and written as Parquet, and how many cores they
+  kept busy;
+- `benchmarks/state_copy.py`: the costs inside a search's decision (a state copy, a playout);
+- `benchmarks/compile_time.py --record`: each part's compile, written to
+  `coltsim/compile_times.json`, which the compile notice of `coltsim run` quotes;
+- `benchmarks/cold_quickstart.py`: the quickstart from an empty cache, as a whole process;
+- `benchmarks/search_cost.py`, `benchmarks/default_players.py`, `benchmarks/learning_curves.py`:
+  strength against cost of the searches, the default player at every table, the learning curves
+  of its value (their own results files, below).
 """
 
 
