@@ -1,6 +1,7 @@
 """The cold quickstart: ``coltsim run experiments/quickstart.toml --games 500`` from an empty
 numba cache (every compile included), as a whole process, with the reference game's compile
-measured before and after it in the same run, and their ratio (the README's bar: at most 6).
+measured before and after it in the same run, and their ratio (benchmarks/results/first_start.jsonl
+keeps the figures; docs/benchmarks.md shows them).
 
     python benchmarks/cold_quickstart.py [--games 500] [--runs N] [--json]
 

@@ -6,8 +6,8 @@
 For each table of ``CASES`` (a player count and rule options): the share of ``--policy`` in one
 seat against planners in every other, every seat rotation of the same deals, with a 95% interval
 over deals (coltsim.tournament), beside a fair share.  ``learned``'s network was trained at 4
-players; this is what says where it may serve as the default (docs/policies.md, "learned as the
-default").  Each line is appended to ``--results`` (JSON lines) as it finishes; one already there
+players; this is what says where it may serve as the default (docs/strength-history.md, "learned
+as the default").  Each line is appended to ``--results`` (JSON lines) as it finishes; one already there
 is not played again.  Not a test: about two minutes on 2 cores.
 """
 from __future__ import annotations

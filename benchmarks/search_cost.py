@@ -1,4 +1,4 @@
-"""Strength against cost of the search configurations: the table of docs/policies.md.
+"""Strength against cost of the search configurations: the tables of docs/strength-history.md.
 
     python benchmarks/search_cost.py [--deals 500] [--speed-games 24] [--seed 4242]
                                      [--only LABEL ...] [--results FILE]

@@ -1,5 +1,5 @@
 """How the planner fares against greedy players under each rule set, and how it reacts to the
-Gunslinger bonus: the figures of docs/policies.md's planner section.
+Gunslinger bonus: the figures of docs/strength-history.md, "The planner's weights".
 
     python scripts/planner_strength.py [--games N] [--seed S] [--bonus-games N]
 

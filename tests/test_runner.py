@@ -471,7 +471,7 @@ def test_policies_and_params_are_recorded():
 
 
 def test_each_seat_plays_its_own_policy():
-    """greedy wins most games against three random players (about 94%, docs/policies.md)."""
+    """greedy wins most games against three random players (about 94%, docs/strength-history.md)."""
     r = simulate(300, make_setting(4, policies="random,greedy,random,random"), workers=2,
                  chunk_size=100, backend="threading")
     p = r.players
