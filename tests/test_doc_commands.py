@@ -48,7 +48,7 @@ RUNS = {
     ".venv/bin/coltsim run experiments/quickstart.toml --out my-reports/quickstart":
         (SLOW, "coltsim run experiments/quickstart.toml --games 60 --out {out}"),
     "coltsim report DIR": ("", "coltsim report {report}"),
-    "coltsim run my-experiments/half_bonus.toml":
+    "coltsim run my-experiments/half_bonus.toml --out my-reports/half_bonus":
         (SKIP, "the README's own file, which tests/test_cookbook.py loads"),
     "python benchmarks/page.py": ("", "python benchmarks/page.py --check"),
     "coltsim run experiments/NAME.toml [--games N] [--precision H] [--max-games N] "
