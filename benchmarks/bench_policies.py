@@ -26,7 +26,7 @@ from coltsim.engine.flow import advance, apply
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.engine.setup import setup_game
 from coltsim.engine.state import G_PEND_PLAYER, init_table
-from coltsim.playout import batch_kernel, choose, new_kernel_states, with_table
+from coltsim.playout import Table, batch_kernel, choose, new_kernel_states
 from coltsim.policies import resolve_policies
 from coltsim.policies.catalog import DEFAULT_BUDGET
 from coltsim.rules import Rules
@@ -52,24 +52,18 @@ def games_per_second(policies, games):
     return games / seconds
 
 
-_counters: dict = {}
-
-
-def _count_seat0_decisions(key, states, seed, first, games, lineup, nets):
-    """Play games of the table ``key`` (Seats.choosers joined by "|") on ``states[0]``
-    (``states[1]``: the observation scratch); returns how many decisions seat 0 made."""
-    if key not in _counters:
-        def count(states, seed, first, games, lineup, nets):
-            st = states[0]
-            n = 0
-            for g in range(first, first + games):
-                setup_game(st, seed, g, lineup)
-                while advance(st):
-                    n += st.game[G_PEND_PLAYER] == 0
-                    apply(st, choose(st, states[1:], nets))
-            return n
-        _counters[key] = with_table(count, key, cache=False)
-    return _counters[key](states, seed, first, games, lineup, nets)
+@numba.njit
+def _count_seat0_decisions(table, states, seed, first, games, lineup, nets):
+    """Play games of ``table`` (a playout.Table) on ``states[0]`` (``states[1:]``: the
+    choosers' scratch); returns how many decisions seat 0 made."""
+    st = states[0]
+    n = 0
+    for g in range(first, first + games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            n += st.game[G_PEND_PLAYER] == 0
+            apply(st, choose(table, st, states[1:], nets))
+    return n
 
 
 def search_decisions_per_second(name, params, games):
@@ -79,10 +73,10 @@ def search_decisions_per_second(name, params, games):
     states = new_kernel_states()
     init_table(states[0], PLAYERS, Rules().to_array(), seats.seat_policy, seats.params)
     lineup = np.full(PLAYERS, -1, np.int64)
-    key = "|".join(seats.choosers)
-    _count_seat0_decisions(key, states, 0, 0, 1, lineup, seats.nets)
+    table = Table(seats.choosers)
+    _count_seat0_decisions(table, states, 0, 0, 1, lineup, seats.nets)
     t = time.perf_counter()
-    n = _count_seat0_decisions(key, states, 0, 20_000, games, lineup, seats.nets)
+    n = _count_seat0_decisions(table, states, 0, 20_000, games, lineup, seats.nets)
     seconds = time.perf_counter() - t
     return n / seconds, seconds / games
 

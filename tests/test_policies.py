@@ -16,7 +16,7 @@ from coltsim.engine.state import (
     L_VALUE, L_WHERE, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_HAND,
     N_SCRATCH, card_kind, copy_state, count_loot, init_table, new_states,
 )
-from coltsim.playout import check_step, choose, with_table
+from coltsim.playout import Table, check_step, choose
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.planner import planner_policy
@@ -48,11 +48,12 @@ SEARCH = {"rollout": {"budget": 6, "horizon": 1},
 # One policy of each chooser (greedy, weighted and the presets share theirs), and the key of a
 # table that compiles them all once: a test seats the ones it checks (seat_policy indexes KEY).
 CHOOSING = ("greedy", "planner", "learned", "rollout", "ismcts")
-KEY = "|".join(resolve_policies(6, ["random", *CHOOSING]).choosers)
+KEY = resolve_policies(6, ["random", *CHOOSING]).choosers
+TABLE = Table(KEY)
 NETS = np.tile(shipped_net(), (6, 1))  # every seat's network: learned's shipped one
 
 # Scratch states of the tests' kernels: states[GAME] is the game, the others its copies, and
-# states[SCRATCH:] the choosers' scratch (playout.table_chooser).
+# states[SCRATCH:] the choosers' scratch (playout.choose).
 GAME, OBS, COPY_A, COPY_B, WORLD, OBS2, SCRATCH = range(7)
 
 
@@ -67,43 +68,35 @@ def _state(players, rules, policy_ids, params=None, seed=0):
 
 
 # --- every built-in answers with a legal option ---------------------------------------------------
-_checked_players: dict = {}
-
-
-def _checked_player(key):
-    """A kernel that plays games of the table ``key`` (Seats.choosers joined by "|") through
-    ``choose``, bound to the table's as in coltsim.playout, counting answers outside [0, n)
-    and broken invariants."""
-    if key not in _checked_players:
-        def play(states, seed, first, n_games, lineup, kinds_seen, nets):
-            st = states[GAME]
-            illegal = 0
-            broken = 0
-            for g in range(first, first + n_games):
-                setup_game(st, seed, g, lineup)
-                checked = -1
-                while advance(st):
-                    n = st.game[G_PEND_N]
-                    kinds_seen[st.game[G_PEND_KIND]] += 1
-                    i = choose(st, states[SCRATCH:], nets)
-                    if i < 0 or i >= n:
-                        illegal += 1
-                        i = 0
-                    apply(st, i)
-                    checked = check_step(1, st, checked)
-                if st.game[G_FAIL] != 0:
-                    broken += 1
-            return illegal, broken
-        _checked_players[key] = with_table(play, key)  # cached like playout's kernels
-    return _checked_players[key]
+@jit
+def _play_checked(table, states, seed, first, n_games, lineup, kinds_seen, nets):
+    """Play games of ``table`` through ``choose``, as coltsim.playout does, counting answers
+    outside [0, n) and broken invariants."""
+    st = states[GAME]
+    illegal = 0
+    broken = 0
+    for g in range(first, first + n_games):
+        setup_game(st, seed, g, lineup)
+        checked = -1
+        while advance(st):
+            n = st.game[G_PEND_N]
+            kinds_seen[st.game[G_PEND_KIND]] += 1
+            i = choose(table, st, states[SCRATCH:], nets)
+            if i < 0 or i >= n:
+                illegal += 1
+                i = 0
+            apply(st, i)
+            checked = check_step(1, st, checked)
+        if st.game[G_FAIL] != 0:
+            broken += 1
+    return illegal, broken
 
 
 def _seated(players, rules, names, params=None):
     """States of a table of KEY whose seats play ``names`` (cycled), and a random line-up."""
     names = [names[p % len(names)] for p in range(players)]
     seats = resolve_policies(players, names, params)
-    codes = KEY.split("|")
-    states, lineup = _state(players, rules, np.array([codes.index(seats.choosers[i])
+    states, lineup = _state(players, rules, np.array([KEY.index(seats.choosers[i])
                                                       for i in seats.seat_policy]), seats.params)
     return states, lineup
 
@@ -112,16 +105,15 @@ def _seated(players, rules, names, params=None):
 def test_every_builtin_policy_answers_legally(players, rules):
     names = [n for n in POLICY_NAMES if n not in SEARCH]
     kinds = np.zeros(12, np.int64)
-    play = _checked_player(KEY)
     for k in range(len(names)):  # every policy at every seat, mixed with the others
         lineup_names = [names[(k + s) % len(names)] for s in range(players)]
         states, lineup = _seated(players, rules, lineup_names)
-        illegal, broken = play(states, 11, 100 * k, 40, lineup, kinds, NETS)
+        illegal, broken = _play_checked(TABLE, states, 11, 100 * k, 40, lineup, kinds, NETS)
         assert illegal == 0, lineup_names
         assert broken == 0, lineup_names
     for name, cheap in SEARCH.items():  # a small budget and short playouts, in two seats
         states, lineup = _seated(players, rules, [name, "greedy"], {name: cheap})
-        assert play(states, 12, 0, 2, lineup, kinds, NETS) == (0, 0), name
+        assert _play_checked(TABLE, states, 12, 0, 2, lineup, kinds, NETS) == (0, 0), name
     expected = {0, 1, 2, 3, 4, 5, 7, 8}  # plan, move, fire, rob, punch target/loot/dir, marshal
     if rules.advanced:
         expected |= {10, 11}
@@ -214,48 +206,42 @@ def _cheat(st, kind, options, params, rng):
     return s % options.shape[0]
 
 
-_same_decisions_kernels: dict = {}
-
-
-def _same_decisions(key, states, every, seed, n_games, lineup):
-    """Play random games; at every ``every``-th decision ask the chooser of the table ``key``
-    (one chooser, every seat) on the state and on a perturbed copy (same own stream).  Returns
-    (decisions compared, differences, differences of the cheating policy, perturbations that
-    changed the state)."""
-    if key not in _same_decisions_kernels:
-        def compare(states, every, seed, n_games, lineup, nets):
-            st = states[GAME]
-            compared = 0
-            differ = 0
-            cheat_differ = 0
-            changed = 0
-            k = 0
-            for g in range(n_games):
-                setup_game(st, seed, g, lineup)
-                while advance(st):
-                    p = st.game[G_PEND_PLAYER]
-                    n = st.game[G_PEND_N]
-                    k += 1
-                    if k % every == 0:
-                        copy_state(states, COPY_A, st)
-                        copy_state(states, COPY_B, st)
-                        a = states[COPY_A]
-                        b = states[COPY_B]
-                        _perturb(b, p, k)
-                        changed += not (np.array_equal(a.cards, b.cards)
-                                        and np.array_equal(a.loot, b.loot)
-                                        and np.array_equal(a.rounds, b.rounds))
-                        differ += choose(a, states[SCRATCH:], nets) != \
-                            choose(b, states[SCRATCH:], nets)
-                        rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
-                        rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
-                        cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
-                            _cheat(b, 0, b.options[:n], b.params[p], rng_b)
-                        compared += 1
-                    apply(st, randint(st.rng, RNG_DECIDE + p, n))
-            return compared, differ, cheat_differ, changed
-        _same_decisions_kernels[key] = with_table(compare, key)
-    return _same_decisions_kernels[key](states, every, seed, n_games, lineup, NETS)
+@jit
+def _same_decisions(table, states, every, seed, n_games, lineup, nets):
+    """Play random games; at every ``every``-th decision ask the chooser of ``table`` of the
+    deciding seat on the state and on a perturbed copy (same own stream).  Returns (decisions
+    compared, differences, differences of the cheating policy, perturbations that changed the
+    state)."""
+    st = states[GAME]
+    compared = 0
+    differ = 0
+    cheat_differ = 0
+    changed = 0
+    k = 0
+    for g in range(n_games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            p = st.game[G_PEND_PLAYER]
+            n = st.game[G_PEND_N]
+            k += 1
+            if k % every == 0:
+                copy_state(states, COPY_A, st)
+                copy_state(states, COPY_B, st)
+                a = states[COPY_A]
+                b = states[COPY_B]
+                _perturb(b, p, k)
+                changed += not (np.array_equal(a.cards, b.cards)
+                                and np.array_equal(a.loot, b.loot)
+                                and np.array_equal(a.rounds, b.rounds))
+                differ += choose(table, a, states[SCRATCH:], nets) != \
+                    choose(table, b, states[SCRATCH:], nets)
+                rng_a = a.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+                rng_b = b.rng[RNG_DECIDE + p:RNG_DECIDE + p + 1]
+                cheat_differ += _cheat(a, 0, a.options[:n], a.params[p], rng_a) != \
+                    _cheat(b, 0, b.options[:n], b.params[p], rng_b)
+                compared += 1
+            apply(st, randint(st.rng, RNG_DECIDE + p, n))
+    return compared, differ, cheat_differ, changed
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS)
@@ -264,8 +250,8 @@ def test_no_policy_reads_hidden_information(players, rules, name):
     states, lineup = _seated(players, rules, [name], {name: SEARCH[name]} if name in SEARCH
                              else None)
     every, n_games = (7, 2) if name in SEARCH else (3, 6)
-    compared, differ, cheat_differ, changed = _same_decisions(KEY, states, every, 5, n_games,
-                                                              lineup)
+    compared, differ, cheat_differ, changed = _same_decisions(TABLE, states, every, 5, n_games,
+                                                              lineup, NETS)
     assert compared > 20
     assert changed > compared // 2  # the perturbation really changes hidden things
     assert cheat_differ > 0  # ... which a peeking policy notices
@@ -583,20 +569,15 @@ def _doc_to_plan(ghost_card_face_down=None):
     seats = resolve_policies(4, DEFAULT)
     st.seat_policy[1] = seats.seat_policy[1]
     st.params[1] = seats.params[1]
-    played = int(st.options[_decide("|".join(seats.choosers), st)]) & ~flow.FACE_DOWN
+    played = int(st.options[_decide(Table(seats.choosers), st, new_states(N_SCRATCH), NETS)]) \
+        & ~flow.FACE_DOWN
     return K.CARD_NAMES[played & K.CARD_KIND_MASK] if played != flow.OPT_DRAW else "draw"
 
 
-_deciders: dict = {}
-
-
-def _decide(key, st):
-    """The answer of the table ``key``'s chooser of the deciding seat at ``st``."""
-    if key not in _deciders:
-        def decide(st, scratch, nets):
-            return choose(st, scratch, nets)
-        _deciders[key] = with_table(decide, key)
-    return _deciders[key](st, new_states(N_SCRATCH), NETS)
+@jit
+def _decide(table, st, scratch, nets):
+    """The answer of the chooser of ``table`` of the deciding seat at ``st``."""
+    return choose(table, st, scratch, nets)
 
 
 def test_default_reads_the_face_up_pile_and_nothing_face_down():

@@ -35,7 +35,7 @@ from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
-from .learned import compile_ahead, learned_decide
+from .learned import compile_ahead
 from .models import model_learned, model_random
 from .observe import observe
 from .planner import planner_policy
@@ -94,10 +94,7 @@ def choose_ismcts(st, scratch, net, playout, opponents):
 
 CHOOSERS = {"random": model_random, "weighted": choose_weighted, "planner": choose_planner,
             "learned": model_learned, "rollout": choose_rollout, "ismcts": choose_ismcts}
-# What of a chooser compiles before the engine is in the cache (playout.warm_up): a function of
-# the numba types of a kernel's state, scratch and network row.
+# What of a chooser needs no engine, compiled while another process compiles the engine at a
+# first start (playout.first_start): a function of the numba types of a kernel's state, scratch
+# and network row.
 AHEAD = {"learned": compile_ahead}
-# The policy each chooser plays: where its code lives (coltsim's compile record, playout.py).
-POLICY_FUNCTIONS = {"random": model_random, "weighted": weighted_policy,
-                    "planner": planner_policy, "learned": learned_decide,
-                    "rollout": rollout_policy, "ismcts": ismcts_policy}

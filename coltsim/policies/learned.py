@@ -180,8 +180,8 @@ def compile_ahead(st, scratch, net) -> None:
     """Compile, for the numba types of a kernel's state ``st``, its scratch and a network row
     ``net``, the units of ``learned``'s chooser that need no engine: ``greedy`` (its choices in
     the projection and its discards), the projection's purses, the encoding and the network.  A
-    first start compiles them while another process compiles the engine (playout.warm_up); the
-    chooser's own compile then finds them in numba's cache."""
+    first start compiles them while another process compiles the engine (playout.first_start);
+    the chooser's own compile then finds them in numba's cache."""
     i64 = types.int64
     row = types.Array(types.float64, 1, "C")
     model_greedy.compile((st, scratch))

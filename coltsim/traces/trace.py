@@ -15,8 +15,9 @@ from ..engine.scoring import (
 )
 from ..engine.state import G_FIRST_FIRST, L_KIND, L_VALUE, init_table
 from ..engine.check import CHECK_NAMES
+from .._jit import announce_compile
 from .._process import interruptible
-from ..playout import new_kernel_states, traced_kernel
+from ..playout import kernel_parts, new_kernel_states, traced_kernel
 from ..runs.chunk import resolve_seats
 from ..runs.options import check_seed
 from ..setting import Setting
@@ -139,7 +140,8 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
         return traced_kernel(seats.choosers, seats.functions)(states, seed, game_index, lineup,
                                                               seats.nets, log, out_b, out_g)
 
-    n_rows = interruptible(play)  # a long search's game, or a compile, stops at Ctrl-C
+    with announce_compile(kernel_parts("traced", seats.choosers)):
+        n_rows = interruptible(play)  # a long search's game, or a compile, stops at Ctrl-C
     if n_rows > LOG_ROWS:  # pragma: no cover - a game has a few hundred records
         raise RuntimeError("trace buffer overflow")
     if out_g[RG_FAIL]:
