@@ -14,6 +14,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import pickle
+import shutil
 import signal
 import sys
 import threading
@@ -61,21 +64,12 @@ def _setting(args):
 _SETTING_FLAGS = ("players", "lineup", "policies", "params", "rules")
 
 
-def _announcing(setting=None):
+def _announcing():
     """Around a command that plays without a progress bar: "compiling ..." first if coltsim has
-    not compiled the kernels it plays from these sources (coltsim._jit): the traced kernel of
-    ``setting``, or every kernel the command's runs play."""
-    from ._jit import announce_compile, announcing
+    not compiled the kernels it plays from these sources (coltsim._jit)."""
+    from ._jit import announcing
 
-    def say(text):
-        print(text, file=sys.stderr)
-
-    if setting is None:
-        return announcing(say)
-    from .playout import kernel_parts
-    from .runs.chunk import resolve_seats
-
-    return announce_compile(kernel_parts("traced", resolve_seats(setting).choosers), say)
+    return announcing(lambda text: print(text, file=sys.stderr))
 
 
 def _trace(args) -> None:
@@ -91,7 +85,7 @@ def _trace(args) -> None:
         if args.setting is not None:
             raise ValueError("--setting names a setting of a run: use it with --from")
         setting = _setting(args)
-        with _announcing(setting):
+        with _announcing():
             lines = trace_game(setting, seed=0 if args.seed is None else args.seed,
                                game_index=game)
     else:
@@ -102,7 +96,7 @@ def _trace(args) -> None:
             raise ValueError(f"--from replays a run's game with the run's setting and seed; "
                              f"leave out {', '.join(given)}")
         run = run_game(args.source, game, args.setting, _run_names(args.source))
-        with _announcing(run.setting):
+        with _announcing():
             lines = trace_game(run.setting, seed=run.seed, game_index=run.game)
         note = check_against_run(run, lines[-1])
         if note:
@@ -232,9 +226,6 @@ def _tune(args) -> None:
 def _sample_size(args) -> None:
     from .study.sample_size import sample_sizes_file
 
-    if args.command == "plan":
-        print("coltsim plan is the old name of coltsim sample-size (it works the same)",
-              file=sys.stderr)
     with _announcing() if args.pilot else contextlib.nullcontext():
         sizes = sample_sizes_file(args.experiment, half_width=args.half_width,
                                   difference=args.difference, alpha=args.alpha,
@@ -257,17 +248,6 @@ def _tournament(args) -> None:
         df.to_csv(args.csv, index=False)
 
 
-class _Renamed(argparse.Action):
-    """An old spelling of an option: refused, naming the new one."""
-
-    def __init__(self, option_strings, dest, new: str, **kwargs):
-        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
-        self.new = new
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        raise ValueError(f"{option_string} is now {self.new}")
-
-
 def _setting_flags(p) -> None:
     from .policies.catalog import TWO_PLAYER_DEFAULT
     from .setting import DEFAULT_POLICY
@@ -275,7 +255,6 @@ def _setting_flags(p) -> None:
     p.add_argument("--players", type=int, help="2 to 6 (default 4)")
     p.add_argument("--lineup", help="one bandit per seat, comma-separated; 'random' (default) "
                                     "draws them per game, 'all' plays every line-up in turn")
-    p.add_argument("--bandits", action=_Renamed, new="--lineup")
     p.add_argument("--policies", help="one policy for all, or comma-separated per player "
                                       f"(default {DEFAULT_POLICY}; {TWO_PLAYER_DEFAULT} "
                                       "at 2 players)")
@@ -293,7 +272,6 @@ def _replace_flag(p, what: str) -> None:
 
 def _workers_flags(p, help_text: str) -> None:
     p.add_argument("--workers", type=int, help=help_text)
-    p.add_argument("--n-jobs", action=_Renamed, new="--workers")
 
 
 def _train_defaults():
@@ -383,24 +361,23 @@ def build_parser() -> argparse.ArgumentParser:
                    "bandit's win rate within +-HALF_WIDTH, to find a bandit DIFFERENCE off its "
                    "fair share, and to find a change of DIFFERENCE between the settings it "
                    "compares.  Rates are fractions: 0.01 is one percentage point.")
-    for name, help_text in (("sample-size", "how many games an experiment's questions need"),
-                            ("plan", "the old name of sample-size")):
-        p = sub.add_parser(name, help=help_text, description=description)
-        p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
-        p.add_argument("--half-width", type=float, default=HALF_WIDTH,
-                       help=f"wanted half-width of a win rate's 95%% interval (default "
-                            f"{HALF_WIDTH})")
-        p.add_argument("--difference", type=float, default=DIFFERENCE,
-                       help=f"win-rate difference to detect (default {DIFFERENCE})")
-        p.add_argument("--power", type=float, default=POWER,
-                       help=f"chance of detecting it (default {POWER})")
-        p.add_argument("--alpha", type=float, default=ALPHA,
-                       help=f"false-alarm rate of the whole family of tests (default {ALPHA})")
-        p.add_argument("--pilot", type=int, default=0,
-                       help="play this many games per setting to measure the variances "
-                            "(default 0: assume them)")
-        _workers_flags(p, "parallel workers for the pilot (default: every core)")
-        p.set_defaults(func=_sample_size)
+    p = sub.add_parser("sample-size", help="how many games an experiment's questions need",
+                       description=description)
+    p.add_argument("experiment", help="experiment file, e.g. experiments/quickstart.toml")
+    p.add_argument("--half-width", type=float, default=HALF_WIDTH,
+                   help=f"wanted half-width of a win rate's 95%% interval (default "
+                        f"{HALF_WIDTH})")
+    p.add_argument("--difference", type=float, default=DIFFERENCE,
+                   help=f"win-rate difference to detect (default {DIFFERENCE})")
+    p.add_argument("--power", type=float, default=POWER,
+                   help=f"chance of detecting it (default {POWER})")
+    p.add_argument("--alpha", type=float, default=ALPHA,
+                   help=f"false-alarm rate of the whole family of tests (default {ALPHA})")
+    p.add_argument("--pilot", type=int, default=0,
+                   help="play this many games per setting to measure the variances "
+                        "(default 0: assume them)")
+    _workers_flags(p, "parallel workers for the pilot (default: every core)")
+    p.set_defaults(func=_sample_size)
 
     p = sub.add_parser("trace", help="play one game and print its trace (JSON Lines)",
                        description="Play one game and print its trace (JSON Lines): game GAME "
@@ -409,7 +386,6 @@ def build_parser() -> argparse.ArgumentParser:
     _setting_flags(p)
     p.add_argument("--seed", type=int, help="master seed (default 0)")
     p.add_argument("--game", type=int, help="game index under the seed (default 0)")
-    p.add_argument("--game-index", action=_Renamed, new="--game")
     p.add_argument("--from", dest="source", metavar="FOLDER",
                    help="replay a game of a saved run: a report folder (reports/NAME) or a "
                         "simulate --out folder; the setting and seed come from its manifest")
@@ -568,10 +544,6 @@ def main(argv=None) -> int:
         return 130
     except SystemExit as e:  # --help, or a usage mistake (one line: _Parser.error)
         return e.code if isinstance(e.code, int) else 0
-    except ValueError as e:  # an old spelling (_Renamed)
-        command = next((a for a in argv if not a.startswith("-")), "")
-        print(f"coltsim {command}: error: {_one_line(e)}", file=sys.stderr)
-        return 2
     prog = f"coltsim {args.command}"
 
     def one_line_warning(message, category, filename, lineno, file=None, line=None):
@@ -614,25 +586,46 @@ def main(argv=None) -> int:
     return 0
 
 
+_RENEWED = "COLTSIM_CACHE_RENEWED"  # set when the program runs again with a fresh cache
+
+
+def _run_again_with_a_fresh_cache(error: Exception) -> None:
+    """numba could not load an entry of the program's cache (an entry cut short or damaged):
+    say so in one line, put the folder aside and run the same command again, once, with a fresh
+    one (a cache is disposable; its compiled code is made again)."""
+    cache = Path(os.environ["NUMBA_CACHE_DIR"])
+    if os.environ.get(_RENEWED) == str(cache):
+        raise error  # a fresh cache failed too: not the cache's fault
+    print(f"coltsim: warning: the compiled code in {cache} is damaged ({type(error).__name__}: "
+          f"{_one_line(error)}); compiling it again in a fresh folder", file=sys.stderr)
+    aside = cache.with_name(f"{cache.name}.damaged-{os.getpid()}")
+    cache.rename(aside)
+    shutil.rmtree(aside, ignore_errors=True)
+    os.environ[_RENEWED] = str(cache)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "coltsim.cli", *sys.argv[1:]])
+
+
 def program() -> None:
-    """The ``coltsim`` program: :func:`main`, then the process ends; Ctrl-C and SIGTERM stop
+    """The ``coltsim`` program: :func:`main`, then the process ends.  Ctrl-C and SIGTERM stop
     the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
-    stopping its worker processes, well under a second).  Ctrl-C reaches the main process
-    only (coltsim._process.leave_interrupts_to_main): it stops the workers.  Its objects are
-    frozen (``gc.freeze``) before Python's shutdown, whose collections would trace them all
-    again to free what the process gives back whole anyway (a warm quickstart of 500 games
-    takes 0.90 of its time without it: farm-bench, ten pairs)."""
-    import gc
-    import os
+    stopping its worker processes, well under a second); a run's worker processes ignore Ctrl-C
+    (the main process stops them: coltsim._process.worker_started).  numba's cache is a folder
+    named by the hash of coltsim's compiled sources (coltsim._sources.keyed_cache_dir), so that
+    no edit runs stale code; a damaged entry in it is made again
+    (:func:`_run_again_with_a_fresh_cache`)."""
+    from ._process import PROGRAM, call_left_running
+    from ._sources import keyed_cache_dir
 
-    from ._process import call_left_running, leave_interrupts_to_main, quiet_resource_tracker
-
+    os.environ["NUMBA_CACHE_DIR"] = keyed_cache_dir()  # (read by numba as it loads)
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _terminate)
-    leave_interrupts_to_main()  # worker processes never see the terminal's Ctrl-C
-    quiet_resource_tracker()
-    status = main()
-    gc.freeze()  # Python's shutdown need not trace every object of the run
+    PROGRAM.set()
+    try:
+        status = main()
+    except (pickle.UnpicklingError, EOFError) as e:  # numba loading a damaged cache entry
+        _run_again_with_a_fresh_cache(e)
     if call_left_running():  # stopped inside a kernel or a compile: end without Python's shutdown
         sys.stdout.flush()
         sys.stderr.flush()

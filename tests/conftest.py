@@ -3,19 +3,16 @@ import os
 
 import matplotlib
 
-from coltsim._sources import source_hash
+from coltsim._sources import keyed_cache_dir
 
 matplotlib.use("Agg")
 
-# numba checks a cached kernel against its own file only.  coltsim clears its cache in the source
-# tree when its sources change (coltsim._jit), but a NUMBA_CACHE_DIR elsewhere is numba's alone:
-# the suite keys its folder on the sources, so an edit never runs stale code.  This must happen
-# before numba loads, hence the warning filter on numba's class is added here, not in the ini.
-_KEYED = f"coltsim-{source_hash()}"
-if os.environ.get("NUMBA_CACHE_DIR") and os.path.basename(
-        os.path.normpath(os.environ["NUMBA_CACHE_DIR"])) != _KEYED:
-    # (once: pytest-xdist's workers inherit the keyed folder from the main process)
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(os.environ["NUMBA_CACHE_DIR"], _KEYED)
+# numba checks a cached kernel against its own file only: the suite keeps its cache where the
+# coltsim program keeps its own, in a folder named by the hash of the compiled sources
+# (coltsim-<hash>, in $NUMBA_CACHE_DIR or the user's cache folder), so that an edit never runs
+# stale code.  This must happen before numba loads (pytest-xdist's workers inherit it), hence
+# the warning filter on numba's class is added here, not in the ini.
+os.environ["NUMBA_CACHE_DIR"] = keyed_cache_dir()
 
 
 def pytest_configure(config):

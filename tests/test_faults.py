@@ -10,7 +10,8 @@
 - signals (slow tier: real processes): Ctrl-C to the process group at any moment of
   ``coltsim run`` is one line and exit 130 (0 once the report is complete), ``kill -9`` of the
   main process leaves no process or ``/dev/shm`` file behind, a long search answers Ctrl-C
-  within a second.
+  within a second;
+- a damaged compiled cache is compiled again, with a one-line warning.
 """
 import copy
 import json
@@ -30,6 +31,7 @@ import pandas as pd
 import pytest
 
 import coltsim
+from coltsim._sources import source_hash
 from coltsim.analysis import stats
 from coltsim.analysis._common import with_adjustment
 from coltsim.cli import main
@@ -298,7 +300,8 @@ def test_a_dask_worker_with_one_thread_receives_the_chunks():
 def test_a_long_call_in_the_main_thread_answers_an_interrupt_at_once(monkeypatch):
     from coltsim import _process
 
-    monkeypatch.setattr(_process, "_program", [True])  # (as the coltsim program sets it)
+    monkeypatch.setattr(_process, "PROGRAM", threading.Event())
+    _process.PROGRAM.set()  # (as the coltsim program sets it)
     # Ctrl-C raises in the main thread, as the program's handler does (an earlier test of the
     # whole suite may have left this process another SIGINT handler: the test failed there)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -310,32 +313,6 @@ def test_a_long_call_in_the_main_thread_answers_an_interrupt_at_once(monkeypatch
         assert time.perf_counter() - start < 1.0
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def test_the_collector_pauses_for_a_compile_only_in_coltsims_own_processes(monkeypatch):
-    """In your own Python a compile leaves the garbage collector alone; in the coltsim program
-    (and warm_up's compiling workers, ``own``) it pauses for the compile, and an error inside
-    leaves it as it was."""
-    import gc
-
-    from coltsim import _process
-
-    assert gc.isenabled()
-    with _process.collector_paused():
-        assert gc.isenabled()  # a user's process
-    monkeypatch.setattr(_process, "_program", [True])  # (as the coltsim program sets it)
-    with pytest.raises(ZeroDivisionError):
-        with _process.collector_paused():
-            assert not gc.isenabled()
-            1 / 0
-    assert gc.isenabled()
-    gc.disable()  # paused by someone else: still paused after
-    try:
-        with _process.collector_paused(own=True):
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 def _coltsim(*args) -> subprocess.Popen:
@@ -449,21 +426,6 @@ def test_a_signal_while_the_command_line_is_read_is_one_line(monkeypatch, capsys
     assert capsys.readouterr().err.splitlines() == [f"coltsim: {says}"]
 
 
-def test_the_programs_processes_ignore_the_resource_trackers_warnings():
-    """loky's resource tracker warns, as it ends after a run stopped by Ctrl-C, of semaphores
-    already removed; the processes the program starts ignore those warnings, no others."""
-    from coltsim._process import QUIET_TRACKER
-
-    code = ("import warnings\n"
-            "from joblib.externals.loky.backend import resource_tracker as m\n"
-            "warnings.warn_explicit('leaked semlock', UserWarning, m.__file__, 1, m.__name__)\n"
-            "warnings.warn_explicit('other', UserWarning, 'x.py', 1, '__main__')\n")
-    env = {**os.environ, "PYTHONWARNINGS": QUIET_TRACKER}
-    err = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, check=True).stderr
-    assert "leaked semlock" not in err and "other" in err
-
-
 # The program's entry with the loading of coltsim.cli made slow (a finder that sleeps first).
 _SLOW_LOAD = """
 import sys, time
@@ -536,3 +498,24 @@ def test_a_long_search_answers_ctrl_c_within_a_second():
     assert said is not None and said - sent < 1.0, err.text()
     assert proc.returncode == 130 and _lines(err.text())[-1] == "coltsim trace: interrupted", \
         (proc.returncode, err.text())
+
+
+@pytest.mark.slow
+def test_a_damaged_compiled_cache_is_compiled_again_with_one_warning(tmp_path):
+    """A cache is disposable: with every compiled entry of the program's cache cut short, a
+    command says so in one line and plays as it would with a fresh cache (issue 38, 5)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    trace = [sys.executable, "-m", "coltsim.cli", "trace", "--policies", "random", "--seed", "3"]
+    first = subprocess.run(trace, env=env, capture_output=True, text=True, check=True)
+    entries = list((tmp_path / "cache").rglob("*.nbc"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(entry.read_bytes()[:100])
+    again = subprocess.run(trace, env=env, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    warning, = [line for line in again.stderr.splitlines() if not line.startswith("compiling")]
+    assert warning.startswith("coltsim: warning: the compiled code in ") and \
+        " is damaged (" in warning and \
+        warning.endswith("); compiling it again in a fresh folder"), again.stderr
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [f"coltsim-{source_hash()}"]

@@ -5,17 +5,13 @@ import os
 import subprocess
 import sys
 
-import numba
-import numpy as np
 import pandas.testing as pdt
 import pytest
 
 import coltsim
 from coltsim import _jit
-from coltsim.playout import kernel_parts, new_kernel_states
 from coltsim.analysis.headline import precision
 from coltsim.cli import main
-from coltsim.policies import DEFAULT
 from coltsim.study.experiment import ExperimentError, loads_experiment
 from coltsim.study.run import run_experiment
 
@@ -142,53 +138,23 @@ def test_a_precision_needs_no_game_count():
 # --- feedback -----------------------------------------------------------------------------------
 def test_the_compile_estimate_is_what_the_project_machine_measured():
     """coltsim/compile_times.json (benchmarks/compile_time.py --record): each part a ratio to
-    the reference game's compile measured beside it; a first start the benchmark measured whole
-    (the quickstart's table, the planner's) costs what it measured, any other the engine beside
-    its policies, then its kernel, which is near what the measured ones took."""
+    the reference game's compile measured beside it; a first start compiles its parts one
+    after another, so its estimate is their sum."""
     record = _jit.compile_times()
     assert record["machine"] == "the project's 2-core machine"
     assert set(record["ratios"]) >= {"engine", "kernel", "weighted", "planner", "learned",
                                      "rollout", "ismcts"}
     assert 1 < record["reference_seconds"] < 60 and record["command"].startswith("python ")
     fake = {"ratios": {"engine": 10, "kernel": 1, "planner": 4, "weighted": 2, "ismcts": 12},
-            "reference_seconds": 2.0, "machine": "m",
-            "checks": {"planner": {"parts": ["engine", "planner", "kernel"], "ratio": 9}}}
-    assert _jit.compile_estimate(["kernel", "engine", "planner"], fake) == 18  # measured whole
-    assert _jit.compile_estimate(["engine", "weighted", "kernel"], fake) == 20 + 2
-    assert _jit.compile_estimate(["engine", "ismcts", "weighted", "kernel"], fake) == 28 + 2
-    assert _jit.compile_estimate(["planner", "weighted", "kernel"], fake) == 8 + 4 + 2
-    for check in record["checks"].values():
-        assert {"engine", "kernel"} <= set(check["parts"]) and len(check["parts"]) >= 3
-        seconds = check["ratio"] * record["reference_seconds"]
-        assert _jit.compile_estimate(check["parts"]) == seconds
-        assert abs(seconds - check["cold_seconds"]) < 0.01
-        alone = dict(record, checks={})  # the model of the parts, against the measurement
-        assert abs(_jit.compile_estimate(check["parts"], alone) - seconds) < 0.25 * seconds
-    assert DEFAULT in record["checks"]
+            "reference_seconds": 2.0, "machine": "m"}
+    assert _jit.compile_estimate(["kernel", "engine", "planner"], fake) == 30
+    assert _jit.compile_estimate(["engine", "ismcts", "weighted", "kernel"], fake) == 50
     assert [_jit._rounded(s) for s in (0.2, 7.4, 19.6, 81.2)] == [1, 7, 20, 80]
 
 
-def test_a_chooser_compiled_ahead_has_the_types_a_kernel_hands_it():
-    """warm_up's worker compiles a chooser of no models directly (compile_chooser), for the
-    types of ``states[1:]`` and ``nets[p]`` as Python sees them; a kernel slices them in compiled
-    code, and must find the same types (else it would compile the chooser a second time)."""
-    states = new_kernel_states()
-    nets = np.zeros((4, 3), np.float32)
-    scratch = numba.njit(lambda s: s[1:])
-    row = numba.njit(lambda n, p: n[p])
-    scratch(states)
-    row(nets, 1)
-    assert scratch.nopython_signatures[0].return_type == numba.typeof(states[1:])
-    assert row.nopython_signatures[0].return_type == numba.typeof(nets[1])
-
-
 _FIRST_START = """
-import numba
-import numpy as np
 from numba.core import event
 from coltsim import make_setting
-from coltsim.playout import _engine_units, _late_units, compile_chooser, new_kernel_states
-from coltsim.policies.builtin import AHEAD
 from coltsim.runs.runner import chunk_job, load_kernel
 
 stack, seen = [], []
@@ -201,78 +167,71 @@ class Listener(event.Listener):  # every unit compiled: (the unit that compiles 
     def on_end(self, ev):
         stack.pop()
 event.register("numba:compile", Listener())
-# warm_up's order, in one process: the worker's part, the main process's part, the chooser
-states, net = new_kernel_states(), np.zeros((1, 1), np.float32)
-for unit, signature in _late_units(states):
-    unit.compile(signature)
-AHEAD["learned"](*(numba.typeof(a) for a in (states[0], states[1:], net[0])))
-for unit, signature in _engine_units(states):
-    unit.compile(signature)
-engine = len(seen)
-compile_chooser("learned")
-chooser = len(seen)
 load_kernel(chunk_job(make_setting(4, policies="learned"), 1))
-print(repr([seen[:engine], seen[engine:chooser], seen[chooser:]]))
+print(repr(seen))
 """
 
 
 @pytest.mark.slow
 def test_a_first_start_compiles_each_unit_once(tmp_path):
-    """What warm_up compiles ahead (some of ``step``'s units and ``learned``'s units that need
-    no engine in the worker, the engine's units in the main process) has the types ``step``,
-    the chooser and the kernel ask for: from an empty cache, the engine's compile finds the
-    worker's units of ``step`` in the cache, the chooser's compile finds greedy, the encoding,
-    the network and the engine, and the kernel's compile every unit but itself (its overloads'
-    bodies, ``<lambda>``, and numba's own functions)."""
+    """From an empty cache, the first game of ``learned``'s table compiles its kernel, and
+    within it the engine and the chooser, each unit once: the dispatch on the deciding seat is
+    inlined, no unit of its own (``<lambda>`` are the overloads' bodies)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", _FIRST_START], env=env, check=True,
                          capture_output=True, text=True, stdin=subprocess.DEVNULL).stdout
-    ahead, chooser, kernel = eval(out.strip().splitlines()[-1])
-    assert {"model_greedy", "encode", "net_values", "step", "apply"} <= {n for _, n in ahead}
-    late = ["fire_targets", "event_angry_marshal", "event_marshals_revenge",
-            "event_hostage_taking"]
-    assert [n for top, n in ahead if n in late and top == ""] == late, ahead  # the worker's
-    assert not set(late) & {n for top, n in ahead if top == "step"}, ahead  # found by step's
-    assert [n for top, n in chooser if top == ""] == ["model_learned"]
-    assert not {"model_greedy", "_pick_best", "_keep_known", "encode", "net_values", "step",
-                "apply"} & {n for _, n in chooser}, chooser
-    assert [n for top, n in kernel if top == ""] == ["batch"]
-    assert {n for top, n in kernel if top == "batch"} <= {"<lambda>", "numba's"}, kernel
+    seen = eval(out.strip().splitlines()[-1])
+    assert [n for top, n in seen if top == ""] == ["_batch"]
+    units = [n for _, n in seen if n not in ("<lambda>", "numba's")]
+    assert {"step", "apply", "model_learned", "model_greedy", "encode", "net_values"} \
+        <= set(units)
+    assert len(units) == len(set(units)), units
 
 
 def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
     """coltsim's own record of compiled kernels (not numba's files) decides the notice."""
-    monkeypatch.setattr(_jit, "_COMPILED", tmp_path / "numba-compiled.txt")
+    record = tmp_path / "coltsim-compiled.txt"
+    monkeypatch.setattr(_jit, "_record", lambda: record)
     setting = coltsim.make_setting(4, policies="random")
     coltsim.simulate(setting, 10, workers=1)
     seconds = _jit.compile_estimate(["engine", "random", "kernel"])
-    notice = (f"compiling the engine and random (once for this machine: about "
+    notice = (f"compiling the engine and random (once for this version of coltsim: about "
               f"{_jit._rounded(seconds)} s on the project's 2-core machine)")
     assert notice in capsys.readouterr().err
-    assert (tmp_path / "numba-compiled.txt").read_text().splitlines()[0].startswith("engine|")
+    assert record.read_text().splitlines()[0] == "engine"
     coltsim.simulate(setting, 10, workers=1)
     assert "compiling" not in capsys.readouterr().err
     coltsim.simulate(setting, 10, workers=1, progress=False)
     assert capsys.readouterr().err == ""
     # Another policy: only what is new is named (the engine is compiled).
     coltsim.simulate(coltsim.make_setting(4, policies=["random", "greedy"] * 2), 10, workers=1)
-    assert "compiling greedy (once for this machine: about" in capsys.readouterr().err
-    # An edit of a policy's module (its closure changes) is that policy's compile, not the
-    # engine's; another cache folder: everything again.
-    hashes = dict(_jit.closure_hashes())
-    monkeypatch.setattr(_jit, "closure_hashes", lambda: {
-        **hashes, "policies/heuristic.py": "0" * 12})
-    coltsim.simulate(coltsim.make_setting(4, policies=["random", "greedy"] * 2), 10, workers=1)
-    err = capsys.readouterr().err
-    assert "compiling greedy (once" in err and "engine" not in err
-    engine = kernel_parts("batch", ("random",))[0]
-    assert _jit.compiled(engine)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not _jit.compiled(engine)
+    assert "compiling greedy (once for this version of coltsim: about" in \
+        capsys.readouterr().err
     # a trace has a kernel of its own
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
     assert capsys.readouterr().err.count("compiling") == 1
+
+
+def test_the_programs_cache_folder_is_named_by_the_sources(tmp_path, monkeypatch):
+    """The coltsim program keeps numba's cache in coltsim-<hash of the compiled sources>, in the
+    folder $NUMBA_CACHE_DIR names (or it, when it is keyed already), else in the user's cache
+    folder: an edit of the sources is another folder, never stale code; only there does
+    coltsim keep its record of compiles."""
+    from coltsim import _sources
+
+    name = f"coltsim-{_sources.source_hash()}"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert _sources.keyed_cache_dir() == str(tmp_path / name)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / name))
+    assert _sources.keyed_cache_dir() == str(tmp_path / name)
+    assert _jit._record() == tmp_path / name / "coltsim-compiled.txt"
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    assert _sources.keyed_cache_dir() == str(tmp_path / "home" / name)
+    assert _jit._record() is None  # numba's own folders: no record, no notice
+    monkeypatch.setattr(_sources, "source_hash", lambda: "0" * 12)  # an edit
+    assert _sources.keyed_cache_dir() == str(tmp_path / "home" / "coltsim-000000000000")
 
 
 def test_one_progress_bar_names_each_setting_by_its_label(tmp_path, capsys):
@@ -284,28 +243,3 @@ def test_one_progress_bar_names_each_setting_by_its_label(tmp_path, capsys):
     assert "[1/2] as printed" in err and "[2/2] no bonus" in err
     assert "/400" in err.replace("\r", "\n")  # one bar over both settings
     assert "p4-random-" not in err  # no setting ids
-
-
-def test_a_cache_folder_filled_by_older_sources_is_cleaned(tmp_path, monkeypatch):
-    """With $NUMBA_CACHE_DIR set, the cached code of a module whose closure changed is removed
-    from that folder, where numba keeps it (numba's own layout), and nothing else is."""
-    from numba.core.caching import UserProvidedCacheLocator
-
-    from coltsim._sources import ROOT, closure_hashes
-
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    learned, engine = ROOT / "policies" / "learned.py", ROOT / "engine" / "flow.py"
-    for path in (learned, engine):
-        assert _jit._cache_folder(path) == tmp_path / (
-            UserProvidedCacheLocator.get_suitable_cache_subpath(str(path)))
-    stale = _jit._cache_folder(learned) / "learned.learned_decide-150.py311.nbi"
-    fresh = _jit._cache_folder(engine) / "flow.step-10.py311.nbi"
-    for f in (stale, fresh):
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_bytes(b"machine code")
-    digests = dict(closure_hashes(), **{"policies/learned.py": "an-older-closure"})
-    (tmp_path / "coltsim-closures.txt").write_text("".join(f"{m} {d}\n"
-                                                         for m, d in digests.items()))
-    _jit._drop_stale_cache()
-    assert not stale.exists() and fresh.exists()
-    assert "an-older-closure" not in (tmp_path / "coltsim-closures.txt").read_text()

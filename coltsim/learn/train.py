@@ -16,7 +16,7 @@ Each iteration ``k`` (1, 2 ...):
    backends (runs.runner), so the same seed gives the same data on any number of workers.
 2. **Fit** a network on the positions of the latest ``window`` iterations (fit.py).
 3. **Match** it on the selection deals (master seed + 1), every seat rotation
-   (runs.tournament): in one seat against three of its predecessor (iteration 1: the start
+   (runs.match): in one seat against three of its predecessor (iteration 1: the start
    policy) and against three planners.
 
 The training stops after ``iterations`` or as soon as an iteration's network does not beat its
@@ -46,7 +46,7 @@ from .. import __version__
 from .._jit import announce_compile
 from ..engine.scoring import RB_N, RB_WIN, RG_N, RG_N_WINNERS
 from ..rules import MAX_ROUNDS
-from ..playout import kernel_parts, new_kernel_states, recording_kernel, warm_up
+from ..playout import kernel_parts, new_kernel_states, recording_kernel
 from ..policies.recording import new_recorder
 from ..policies.weights import (
     load_net, net_bytes, net_hash, read_net_bytes, save_net, shipped_net, table,
@@ -55,7 +55,7 @@ from ..runs.chunk import resolve_seats
 from ..runs.folder import Folder
 from ..runs.options import check_backend, check_folder, check_workers
 from ..runs.runner import play_chunks
-from ..runs.tournament import play_table
+from ..runs.match import play_table
 from ..setting import FieldError, make_setting
 from .config import TrainConfig
 from .fit import fit
@@ -153,7 +153,6 @@ class Trainer:
             if todo:
                 parts = kernel_parts("recording", job.choosers)
                 with announce_compile(parts, bar.write if self.progress else None):
-                    warm_up("recording", job.choosers)
                     play_chunk(dataclasses.replace(job, share=0.0), 0, first, 1)
                 play_chunks(play_chunk, job, todo, self.backend, self.workers, self.scheduler,
                             done_one)
@@ -198,7 +197,7 @@ class Trainer:
 
     def match(self, net: np.ndarray, other, seed: int, deals: int, desc: str) -> dict:
         """``net`` in one seat against three of ``other`` (a network, or a policy name),
-        every seat rotation on the same deals (runs.tournament): its share with a 95% interval
+        every seat rotation on the same deals (runs.match): its share with a 95% interval
         over deals."""
         nets = {"new": net}
         if not isinstance(other, str):

@@ -15,8 +15,8 @@ Two public functions, one per job:
 
 The manifest records the hash of the compiled sources (``engine``): results made by other
 compiled code are never mixed in one folder.  While it writes a folder a run holds the folder's
-lock (coltsim.runs.lock); its loky worker processes exit when its main process is gone
-(coltsim._process.watch_parent, their initializer).
+lock (coltsim.runs.lock); its loky worker processes ignore Ctrl-C and exit when its main
+process is gone (coltsim._process.worker_started, their initializer).
 """
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ from pathlib import Path
 
 from .. import __version__
 from .. import constants as K
-from .._jit import announce_compile
-from .._process import interruptible, start_resource_tracker, watch_parent
-from ..playout import kernel_parts, warm_up
+from .._jit import announce_compile, compiled
+from .._process import worker_started
+from ..playout import compile_unit, first_start, kernel_parts
 from ..policies import catalog
 from ..results import Results
 from ..setting import FieldError, Setting, changed_file, make_setting
@@ -88,9 +88,8 @@ def _backend_context(backend: str, workers: int):
     """joblib's configuration for the run's own machine: loky's processes or threads."""
     from joblib import parallel_config
 
-    if backend == "loky":  # its worker processes watch this one from their start
-        start_resource_tracker()
-        with parallel_config(backend=backend, n_jobs=workers, initializer=watch_parent,
+    if backend == "loky":
+        with parallel_config(backend=backend, n_jobs=workers, initializer=worker_started,
                              initargs=(os.getpid(),)):
             yield
         return
@@ -245,10 +244,16 @@ def chunk_job(setting: Setting, seed: int) -> C.ChunkJob:
 
 def load_kernel(job: C.ChunkJob, say=None) -> None:
     """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
-    with ``say``; its policies compiled beside the engine: playout.warm_up), by playing one
-    game of it."""
-    with announce_compile(kernel_parts("batch", job.choosers), say):
-        interruptible(warm_up, "batch", job.choosers)
+    with ``say``), by playing one game of it.  A first start of the engine compiles its parts
+    side by side in worker processes first (playout.first_start)."""
+    parts = kernel_parts("batch", job.choosers)
+    with announce_compile(parts, say):
+        if not compiled(parts[0]):
+            from joblib import Parallel, delayed
+
+            for units in first_start(job.choosers):
+                with _backend_context("loky", len(units)):
+                    Parallel()(delayed(compile_unit)(unit) for unit in units)
         C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
 
 
