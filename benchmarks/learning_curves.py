@@ -8,7 +8,7 @@ TRAINING is a ``coltsim train`` folder: its iteration's recorded positions (the 
 iteration's player, labelled by their outcomes) are the data.  For each model and each size, a
 random set of whole games holding about that many positions is fitted (coltsim.learn.fit, the
 training's own fit and held-out games), and the fitted value plays ``learned`` in one seat
-against three planners on ``--deals`` deals, every seat rotation (coltsim.runs.tournament
+against three planners on ``--deals`` deals, every seat rotation (coltsim.runs.match
 through the training's match): its victory share with a 95% interval over deals.  ``trees``
 (scikit-learn's gradient-boosted trees) cannot play inside the compiled kernels: it is a probe
 of what the inputs carry, its held-out R² only.  Each result is one JSON line (appended to

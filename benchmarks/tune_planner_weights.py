@@ -9,7 +9,7 @@ directions in weight space (scaled per weight by ``SCALE``), plays the weights m
 along each, and steps along the directions that won more.  A candidate's score is its share of
 victories against three copies of the current weights plus its share against three greedy
 players, over the same ``--games`` deals (each deal once per seat rotation: the one tournament,
-coltsim.runs.tournament) for every candidate of a generation.  The output file holds the final
+coltsim.runs.match) for every candidate of a generation.  The output file holds the final
 weights by name (give them to the policy as ``params={"planner": {...}}``), the rules they were
 tuned for, and the trajectory.  About 8 s
 per generation of 600 deals on one core; the bundled defaults (``planner.DEFAULT_WEIGHTS``) came
@@ -26,7 +26,7 @@ import numpy as np
 from coltsim.engine.state import N_PARAMS
 from coltsim.policies import planner as PL
 from coltsim.rules import Rules
-from coltsim.runs.tournament import Seat, play_seats, play_table
+from coltsim.runs.match import Seat, play_seats, play_table
 
 NAMES = PL.PARAM_NAMES
 # Step scale of each weight, and its bounds.
@@ -45,7 +45,7 @@ def planner_seat(weights) -> Seat:
 def share(first: np.ndarray, others, games: int, seed: int, players: int, rules: Rules) -> float:
     """Victory share of weights ``first`` in one seat against ``others`` in every other seat
     (weights, or a built-in policy name), each deal played in every seat rotation: the one
-    tournament (coltsim.runs.tournament), every seat with its own parameter row."""
+    tournament (coltsim.runs.match), every seat with its own parameter row."""
     me = planner_seat(first)
     them = others if isinstance(others, str) else planner_seat(others)
     return play_table([me] + [them] * (players - 1), games, seed, play_seats(rules))[me].share

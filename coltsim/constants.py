@@ -122,3 +122,6 @@ ROUND_TURNS = (
     ((_N, _N, _T, _N), (_N, _N, _T, _N)),
     ((_N, _N, _T, _N), (_N, _N, _T, _N)),
 )
+
+# --- policies -----------------------------------------------------------------------------------
+N_PARAMS = 16  # entries of a seat's parameter row (policies/catalog.py names them)

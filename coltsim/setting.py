@@ -422,7 +422,7 @@ def check_rules(rules, players: int) -> Rules:
 def seatings(table) -> list[tuple]:
     """The distinct seat rotations of a table (one entry per seat), rotation 0 first: rotation
     ``r`` seats entry ``e`` at seat ``(e + r) % players`` (the one tournament's rotations:
-    coltsim.runs.tournament)."""
+    coltsim.runs.match)."""
     table = tuple(table)
     return list(dict.fromkeys(table[len(table) - r:] + table[:len(table) - r]
                               for r in range(len(table))))

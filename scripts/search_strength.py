@@ -3,7 +3,7 @@
     python scripts/search_strength.py [--games N] [--seed S] [--budgets B ...]
                                       [--rollout-budget B] [--also NAME ...]
 
-4-player tables, seats rotated, identical deals (coltsim.runs.tournament): ``ismcts`` at each
+4-player tables, seats rotated, identical deals (coltsim.runs.match): ``ismcts`` at each
 budget and ``rollout`` at one, each against three ``greedy`` players, then each policy of
 ``--also`` (default ``planner`` and ``learned``, the fast players) the same way.  For every
 table it prints the player's victory share per seat with its 95% interval over deals, and its
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from coltsim.analysis.stats import paired_difference
 from coltsim.policies.catalog import param_vector
-from coltsim.runs.tournament import Seat, play_seats, play_table
+from coltsim.runs.match import Seat, play_seats, play_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import reference  # noqa: E402  (benchmarks/reference.py: the reference game)
@@ -29,7 +29,7 @@ import reference  # noqa: E402  (benchmarks/reference.py: the reference game)
 
 def table(name: str, params: dict, games: int, seed: int):
     """The share of ``name`` (with ``params``) against three greedy players (the one
-    tournament, coltsim.runs.tournament: its estimate, with its share per deal) and the seconds
+    tournament, coltsim.runs.match: its estimate, with its share per deal) and the seconds
     taken."""
     me = Seat(name, tuple(param_vector(name, params)))
     t = time.perf_counter()

@@ -39,9 +39,7 @@ def test_trace_to_stdout_is_the_same_game(tmp_path, capsys):
     (["trace", "--rules", "null"], "--rules must be a JSON object"),
     (["trace", "--params", '{"greedy": {"fire": 1}}'], "params.greedy: policy 'greedy' has no "
                                                         "parameter 'fire'"),
-    (["trace", "--bandits", "ghost,belle,tuco,doc"], "--bandits is now --lineup"),
-    (["simulate", "--games", "5", "--out", "x", "--bandits", "ghost"], "--bandits is now --lineup"),
-    (["run", "experiments/quickstart.toml", "--n-jobs", "2"], "--n-jobs is now --workers"),
+    (["run", "experiments/quickstart.toml", "--n-jobs", "2"], "unrecognized arguments: --n-jobs"),
     (["show", "/nonexistent/game.jsonl"], "game.jsonl: cannot read the trace: No such file"),
 ])
 def test_bad_input_is_one_line_and_status_2(argv, message, capsys):

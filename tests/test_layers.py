@@ -20,7 +20,7 @@ COMING = {"coltsim/playout.py"}
 NUMBA_FREE = ("coltsim", "coltsim.constants", "coltsim.rules", "coltsim.setting",
               "coltsim.results", "coltsim.policies.catalog", "coltsim.runs.options",
               "coltsim.runs.storage", "coltsim.runs.load", "coltsim.runs.folder",
-              "coltsim.runs.fingerprint", "coltsim.runs.tournament", "coltsim.analysis", "coltsim.study.experiment",
+              "coltsim.runs.fingerprint", "coltsim.runs.match", "coltsim.analysis", "coltsim.study.experiment",
               "coltsim.study.report")
 
 
@@ -170,9 +170,3 @@ def test_import_coltsim_and_its_analyses_leaves_numba_unloaded():
                          check=True, cwd=ROOT).stdout.strip()
     assert out == "[]", f"loaded: {out}"
 
-
-def test_the_catalog_row_length_is_the_engines():
-    from coltsim.engine.state import N_PARAMS
-    from coltsim.policies.catalog import N_PARAMS as CATALOG_N_PARAMS
-
-    assert CATALOG_N_PARAMS == N_PARAMS

@@ -115,15 +115,11 @@ def test_planned_games_give_the_precision_in_real_games():
     assert half.mean() == pytest.approx(0.02, rel=0.03) and half.max() <= 0.022
 
 
-def test_sample_size_command_and_its_old_name(capsys):
+def test_sample_size_command(capsys):
     assert main(["sample-size", "experiments/quickstart.toml", "--half-width", "0.005"]) == 0
     captured = capsys.readouterr()
     assert "within ±0.5 points" in captured.out and "printed rules: 43,217 games" in captured.out
     assert captured.err == ""
-    assert main(["plan", "experiments/quickstart.toml", "--half-width", "0.005"]) == 0
-    old = capsys.readouterr()
-    assert old.out == captured.out
-    assert old.err == "coltsim plan is the old name of coltsim sample-size (it works the same)\n"
     assert main(["sample-size", "experiments/quickstart.toml", "--power", "2"]) == 2
     assert "power: must be a number between 0 and 1" in capsys.readouterr().err
     assert main(["sample-size", "--help"]) == 0

@@ -156,7 +156,6 @@ def test_trace_from_a_report_takes_the_name_the_report_gives_a_setting(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--from", "/nonexistent"], "from: /nonexistent holds no manifest.json"),
     (["--setting", "x"], "--setting names a setting of a run: use it with --from"),
-    (["--game-index", "3"], "--game-index is now --game"),
 ])
 def test_trace_from_bad_input_is_one_line(argv, message, capsys):
     assert main(["trace"] + argv) == 2

@@ -1,4 +1,4 @@
-"""Tournaments: the one tournament (coltsim.runs.tournament: seat rotations, shares per deal,
+"""Tournaments: the one tournament (coltsim.runs.match: seat rotations, shares per deal,
 the interval over deals) with any ``play``, rotated seats through the runner, common deals, and
 the ``coltsim tournament`` command on experiment files."""
 from pathlib import Path
@@ -8,12 +8,12 @@ import pytest
 
 import coltsim
 from coltsim.analysis.frames import concat_results
-from coltsim.analysis.tournament import policy_shares
+from coltsim.analysis.shares import policy_shares
 from coltsim.cli import main
 from coltsim.policies import DEFAULT
 from coltsim.policies import LADDER as POLICY_LADDER
 from coltsim.analysis.stats import deal_shares, share_estimate, wilson_interval
-from coltsim.runs.tournament import Seat, play_seats, play_table
+from coltsim.runs.match import Seat, play_seats, play_table
 from coltsim.setting import make_setting, seatings
 from coltsim.study.tournament import rotations, tournament
 
@@ -178,9 +178,6 @@ def test_tournament_command_on_an_experiment_file(tmp_path, capsys):
     assert csv.read_text().startswith("table,policy,seats,games,win_rate")
     assert main(["tournament", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read the experiment file" in capsys.readouterr().err
-    assert main(["tournament", str(path), "--n-jobs", "2"]) == 2
-    assert capsys.readouterr().err.strip() == ("coltsim tournament: error: --n-jobs is now "
-                                               "--workers")
 
 
 def test_the_bundled_ladder_file():

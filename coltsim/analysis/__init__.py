@@ -22,7 +22,7 @@ one family per table (a report adjusts every test it prints as one family).
 - :mod:`.gunslinger`: how often the Gunslinger is awarded, shared, and decides the game.
 - :mod:`.compare`: two settings on the same seeds, paired by game, and whether the players
   reacted (games played differently).
-- :mod:`.tournament`: policies against each other at one table, seats rotated.
+- :mod:`.shares`: policies against each other at one table, seats rotated: each one's share.
 - :mod:`.stats`: Wilson, Newcombe, Welch and paired intervals; Holm and Benjamini-Hochberg; OLS
   with HC1 / cluster-robust errors (tests/test_statistics.py checks them against statsmodels).
 """

@@ -276,7 +276,7 @@ def _condition_labels(s: pd.DataFrame, condition_cols: list) -> list[str]:
         parts = [p for p in parts if p]
         if not parts:  # the printed value of everything the conditions vary in
             common = [p for p in (rule_phrase(c, row[c]) for c in condition_cols
-                                  if c in _default_rule_texts()) if p]
+                                  if c in _default_rules()) if p]
             parts = [rule_phrase(c, row[c], always=True) for c in varying if c != "lineup"] \
                 if common and varying else common
         labels.append(", ".join(parts) if parts else PRINTED_RULES)
@@ -329,20 +329,23 @@ def _setting_labels(s: pd.DataFrame, conditions: list) -> list[str]:
 
 
 def rule_phrase(option: str, value, always: bool = False) -> str:
-    """A rule option's value in words, or ``""`` where it is the printed rule's (unless
-    ``always``).
+    """A rule option's value (of its type in :class:`coltsim.Rules`: a list as the settings
+    table joins it) in words, or ``""`` where it is the printed rule's (unless ``always``).
 
     >>> rule_phrase("gunslinger_bonus", 0), rule_phrase("abilities", "ghost,tuco,doc,django,cheyenne")
     ('Gunslinger bonus $0', "without Belle's ability")
     >>> rule_phrase("gunslinger_bonus", 1000), rule_phrase("gunslinger_bonus", 1000, always=True)
     ('', 'Gunslinger bonus $1,000')
     """
-    default = _default_rule_texts().get(option)
-    text = ",".join(value) if isinstance(value, (list, tuple)) else str(value)
-    if default is None or (text == default and not always):
-        return "" if default is not None else f"{option.replace('_', ' ')} {text}"
+    value = value.item() if isinstance(value, np.generic) else value
+    value = ",".join(value) if isinstance(value, (list, tuple)) else value
+    defaults = _default_rules()
+    if option not in defaults:
+        return f"{option.replace('_', ' ')} {value}"
+    if value == defaults[option] and not always:
+        return ""
     if option == "abilities":
-        kept = [b for b in text.split(",") if b]
+        kept = [b for b in value.split(",") if b]
         if set(kept) == set(K.BANDIT_NAMES):
             return "every bandit's ability"
         gone = [_BANDIT_TITLES.get(b, b) for b in K.BANDIT_NAMES if b not in kept]
@@ -351,28 +354,28 @@ def rule_phrase(option: str, value, always: bool = False) -> str:
             return f"without {_and(gone)}'s ability" if len(gone) == 1 else \
                 f"without the abilities of {_and(gone)}"
     if option == "gunslinger_bonus":
-        return f"Gunslinger bonus ${int(value):,}"
-    if option == "neutral_bullets" and int(value) < 0:
+        return f"Gunslinger bonus ${value:,}"
+    if option == "neutral_bullets" and value < 0:
         return "unlimited neutral bullets"
     if option == "advanced":
-        return "advanced rules" if text == "True" else "base game"
+        return "advanced rules" if value else "base game"
     if option in _PHRASES:
-        return _PHRASES[option](text)
+        return _PHRASES[option](value)
     words = option.replace("_", " ")
-    if text in ("True", "False"):
-        return words if text == "True" else f"no {words}"
-    return f"{words} {text or 'random'}"
+    if isinstance(value, bool):
+        return words if value else f"no {words}"
+    return f"{words} {value or 'random'}"
 
 
 _PHRASES = {
-    "doc_bonus": lambda v: "Doc draws no extra card" if v == "0" else
-    f"Doc draws {v} extra card{'s' if v != '1' else ''}",
-    "django_push_without_bullets": lambda v: "Django pushes without bullets" if v == "True"
+    "doc_bonus": lambda v: "Doc draws no extra card" if v == 0 else
+    f"Doc draws {v} extra card{'s' if v != 1 else ''}",
+    "django_push_without_bullets": lambda v: "Django pushes without bullets" if v
     else "Django pushes only with bullets",
-    "ghost_both_halves": lambda v: "Ghost may hide both halves" if v == "True"
+    "ghost_both_halves": lambda v: "Ghost may hide both halves" if v
     else "Ghost hides one half",
     "gunslinger_if_nobody_fired": lambda v: "everybody Gunslinger when nobody fired"
-    if v == "True" else "no Gunslinger when nobody fired",
+    if v else "no Gunslinger when nobody fired",
     "neutral_runout": lambda v: f"neutral bullets run out: {v.replace('_', ' ')}",
     "hand_size": lambda v: f"hand of {v} cards",
     "draw_count": lambda v: f"draw {v} cards",
@@ -385,7 +388,6 @@ def _and(names: list) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _default_rule_texts() -> dict[str, str]:
-    """Each rule option's default as the settings table prints it."""
-    return {k: ",".join(v) if isinstance(v, list) else str(v)
-            for k, v in Rules().as_dict().items()}
+def _default_rules() -> dict:
+    """Each rule option's printed value, as the settings table holds it (a list joined)."""
+    return {k: ",".join(v) if isinstance(v, list) else v for k, v in Rules().as_dict().items()}

@@ -40,7 +40,7 @@ from . import balance, compare, gunslinger, quality, round_cards, seats
 from .design import Design, design_of
 from .frames import Results, as_results
 from .stats import LEVEL
-from .tournament import policy_shares
+from .shares import policy_shares
 
 ROBUST = "robust"
 DEPENDS = "depends on play strength"
@@ -180,7 +180,7 @@ def games_per_setting(f: Results) -> pd.Series:
 
 
 def table_shares(f, design: Design, level: float = LEVEL) -> pd.DataFrame:
-    """Every mixed table's :func:`~coltsim.analysis.tournament.policy_shares`, over its seat
+    """Every mixed table's :func:`~coltsim.analysis.shares.policy_shares`, over its seat
     rotations: ``setting`` (the table), ``label, players, condition``, then its columns."""
     frames = []
     for table, rotations in design.tables().items():

@@ -6,7 +6,7 @@ victory shared by ``m`` teams counts ``1/m``.  Per deal, a policy's share is its
 seats it holds in every rotation; deals are the independent units, so the interval is the
 normal interval of the mean over deals, kept within [0, 1] (the Wilson interval where every
 deal gave the policy the same share): the estimate of the one tournament
-(coltsim.analysis.stats.deal_shares and share_estimate, which coltsim.runs.tournament plays for),
+(coltsim.analysis.stats.deal_shares and share_estimate, which coltsim.runs.match plays for),
 here from saved games.
 """
 from __future__ import annotations

@@ -425,7 +425,7 @@ def _factorize(values):
     return codes.ravel(), uniques
 
 
-# --- a tournament: shares over deals (coltsim.runs.tournament) ------------------------------
+# --- a tournament: shares over deals (coltsim.runs.match) ------------------------------
 @dataclass(frozen=True)
 class ShareEstimate:
     """An entry's share of the victories per seat over the deals of a tournament."""

@@ -4,7 +4,7 @@
 single option is taken without asking) and returns True, or until the game is over and returns
 False.  The pending decision is ``game[G_PEND_PLAYER]`` (who), ``game[G_PEND_KIND]`` (a DK_*
 code below) and ``options[:game[G_PEND_N]]``.  ``apply(st, i)`` carries out option ``i``.
-A playout is therefore ``while advance(st): apply(st, choose(st))`` (play.py), and nothing in the
+A playout is therefore ``while advance(st): apply(st, choose(st))`` (coltsim.playout), and nothing in the
 rules ever calls a policy, so a policy may itself simulate games with these functions.
 
 Decision kinds and what their option values mean:

@@ -50,6 +50,7 @@ import numba
 import numpy as np
 
 from .. import constants as K
+from ..constants import N_PARAMS
 from .._jit import njit
 from ..rules import MAX_ROUNDS, N_OPTIONS, O_ABILITY
 from .rng import N_FIXED_STREAMS, RNG_CHANCE, randint
@@ -132,7 +133,6 @@ MAX_OPTIONS = 64
 
 # --- players, policies, traces ------------------------------------------------------------------
 MAX_PLAYERS = 6
-N_PARAMS = 16
 REC_W = 24  # columns of a trace record (log.py)
 MAX_RECORDS = 4  # trace records one step may write
 SCRATCH_N = 192

@@ -1,12 +1,13 @@
-"""The catalog of policies, in plain Python: every built-in policy's name, parameters (names,
-defaults, allowed values) and chooser (the compiled function a kernel calls for it), and the
-check of parameters given by name.
+"""The catalog of policies, in plain Python: the one place a built-in policy is declared, with
+its name, its parameters (names, defaults, allowed values), the chooser that plays it and the
+models a search plays with (``PLAYOUT_NAMES``), each by name; the compiled functions are looked
+up by these names (builtin.py's ``CHOOSERS``, models.py's ``MODELS``).  And the check of
+parameters given by name.
 
 A setting (coltsim.setting) is validated against this catalog, so validation never loads the
 compiled policies: importing this module loads no numba.  The kernels (builtin.py, heuristic.py,
 rollout.py) import their parameter indices from here, so the names and the numbers cannot drift
-apart.  (This docstring names njit on purpose: ``_jit`` hashes every file that
-mentions it, and the compiled policies freeze these constants into their machine code.)
+apart.
 
 To add a policy: write its kernel and its chooser (builtin.py, named in ``CHOOSERS``), and
 ``register`` it below (name, chooser, parameters in the order of its parameter row).
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-N_PARAMS = 16  # entries of a parameter row; engine.state.N_PARAMS (tests/test_layers.py checks)
+from ..constants import N_PARAMS
+
 USER_POLICY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")  # "package.module:function"
 
 
@@ -48,9 +50,9 @@ class Param:
 
 @dataclass(frozen=True)
 class Policy:
-    """A built-in policy: its name, its parameters, and the chooser that plays it (builtin.py's
-    CHOOSERS or SEARCHES); a search names the parameters that choose its models (compiled in
-    with it: ``compiled_as``)."""
+    """A built-in policy: its name, its parameters, and the chooser that plays it (by its name
+    in builtin.py's ``CHOOSERS``); a search names the parameters that choose its models
+    (compiled in with it: ``compiled_as``)."""
 
     name: str
     chooser: str

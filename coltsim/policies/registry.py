@@ -2,8 +2,10 @@
 
 A policy is named by
 
-- a built-in name (``POLICY_NAMES``): ``random``, ``greedy``, ``weighted``, ``rollout`` and the
-  presets of ``weighted`` (``aggressive``, ``cautious``, ``never_fires``, ``never_moves_marshal``);
+- a built-in name (``POLICY_NAMES``, declared in catalog.py): ``random``, ``greedy``,
+  ``weighted`` and its presets (``aggressive``, ``cautious``, ``never_fires``,
+  ``never_moves_marshal``), ``planner``, ``learned``, and the searches ``rollout`` and
+  ``ismcts``;
 - ``"package.module:function"``: a numba-compiled function of the policy signature in the user's own
   module (builtin.py's docstring);
 - or the compiled function itself, passed from Python.

@@ -9,7 +9,7 @@
   compiled code).
 - :mod:`.load`: ``load_results``: a results folder read back, verified, as DataFrames.
 - :mod:`.fingerprint`: a sample of a run's games, by which a report is later known stale.
-- :mod:`.tournament`: the one tournament: entries of a table on the same deals, seats rotated,
+- :mod:`.match`: the one tournament of a table: its entries on the same deals, seats rotated,
   each one's share with its interval over deals.
 - :mod:`.bench`: games per second of the engine, and its compile time.
 """

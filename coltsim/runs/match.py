@@ -1,4 +1,5 @@
-"""The one tournament: players against each other on the same deals, seats rotated.
+"""The one match (a tournament of a table): players against each other on the same deals,
+seats rotated.
 
 A *table* is one entry per seat: whatever names a player to the ``play`` function that plays
 it (a policy name; a :class:`Seat`, a policy with a parameter row of its own; a training's
@@ -22,7 +23,7 @@ in this process).
 
 The tournament command and an experiment's tables of different policies play the rotations as
 settings (coltsim.study.tournament, ``coltsim run``) and compute the same estimate from the
-saved games (coltsim.analysis.tournament.policy_shares); ``coltsim train``'s matches and the
+saved games (coltsim.analysis.shares.policy_shares); ``coltsim train``'s matches and the
 planner's weight tuning (benchmarks/tune_planner_weights.py) call :func:`play_table`.
 """
 from __future__ import annotations

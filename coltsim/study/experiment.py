@@ -82,6 +82,8 @@ from ..runs.options import (
 )
 from ..setting import FieldError, Setting, make_setting, played_settings
 
+# The analyses an experiment can ask for: each is a topic of the report, the module of its name
+# in coltsim/study/report/sections/ (by default, the question first: report.build).
 ANALYSES = ("compare", "balance", "policies", "head_to_head", "quality", "gunslinger",
             "round_cards", "seats")
 # A run asked for a precision: its first round's games per setting, and its cap, by default.
@@ -94,8 +96,6 @@ TOP_KEYS = ("name", "description", "seed", "games", "precision", "max_games", "a
             "settings", "policy_params", "ladder", "focus")
 SWEEP_KEYS = ("label", "players", "lineup", "policies", "rules")
 SETTING_KEYS = ("label", "players", "lineup", "policies", "rules")
-# Old spellings, refused with the new one.
-RENAMED = {"n_jobs": "workers", "lineups": "lineup", "bandits": "lineup"}
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RULE_OPTIONS = option_names()  # the fields of coltsim.Rules, and abilities_off
 _TUPLE_OPTIONS = ("abilities", "cars", "round_cards", ABILITIES_OFF)
@@ -328,9 +328,6 @@ def _known_keys(source: str, where: str, table: dict, allowed) -> None:
     for key in table:
         if key not in allowed:
             path = f"{where}.{key}" if where else key
-            if RENAMED.get(key) in allowed:
-                raise ExperimentError(f"{source}: {path}: renamed; write {RENAMED[key]} "
-                                      f"instead of {key}")
             raise ExperimentError(f"{source}: {path}: unknown key; allowed: {', '.join(allowed)}")
 
 

@@ -9,11 +9,11 @@ first player; the shuffles during play then follow the game).  Rotations that se
 policies are played once.
 
 Each policy's share of the victories per seat, with an interval over deals, comes from
-``coltsim.analysis.tournament.policy_shares``; compare it with the fair share ``1/players``.
-This is the one tournament (coltsim.runs.tournament: its rotations, ``coltsim.setting.seatings``,
+``coltsim.analysis.shares.policy_shares``; compare it with the fair share ``1/players``.
+This is the one tournament (coltsim.runs.match: its rotations, ``coltsim.setting.seatings``,
 and its estimate) played as settings through the runner, so that any number of workers or a
 Dask cluster plays it; tables whose seats need parameter rows of their own (a training's
-weights) call ``coltsim.runs.tournament.play_table`` directly.
+weights) call ``coltsim.runs.match.play_table`` directly.
 ``coltsim run`` plays an experiment's tables the same way (:func:`coltsim.setting.played_settings`) and its
 report computes the same shares from the saved games.
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..analysis.frames import concat_results
-from ..analysis.tournament import policy_shares
+from ..analysis.shares import policy_shares
 from ..runs.options import check_games
 from ..runs.runner import simulate
 from ..setting import FieldError, Setting, rotations
@@ -59,7 +59,7 @@ def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None
     -------
     pandas.DataFrame
         One row per table and policy: ``table``, then the columns of
-        ``coltsim.analysis.tournament.policy_shares`` (``policy, seats, games, win_rate,
+        ``coltsim.analysis.shares.policy_shares`` (``policy, seats, games, win_rate,
         ci_low, ci_high, fair_share, mean_score``).
     """
     settings = [settings] if isinstance(settings, Setting) else list(settings)

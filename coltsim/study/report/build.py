@@ -178,7 +178,7 @@ def default_analyses(design: Design) -> tuple:
     if not design.uniform:
         return ("policies",)
     first = (("policies",) if design.tables() else ()) + (("compare",) if design.pairs() else ())
-    return first + ("balance", "head_to_head", "quality", "gunslinger", "round_cards", "seats")
+    return first + tuple(a for a in ANALYSES if a not in ("policies", "compare"))
 
 
 def render_from_folder(folder, data=None) -> Report:

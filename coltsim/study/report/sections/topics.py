@@ -1,7 +1,8 @@
-"""The topics of a report, by the name an experiment asks for each (``analyses``): one module
-each, with its ``analyse``, ``headline`` and ``build`` (the package docstring)."""
-from . import balance, compare, gunslinger, head_to_head, policies, quality, round_cards, seats
+"""The topics of a report, by the name an experiment asks for each (``analyses``,
+coltsim.study.experiment.ANALYSES): one module each, named by it, with its ``analyse``,
+``headline`` and ``build`` (the package docstring)."""
+import importlib
 
-BY_ANALYSIS = {"balance": balance, "compare": compare, "policies": policies,
-               "head_to_head": head_to_head, "quality": quality, "gunslinger": gunslinger,
-               "round_cards": round_cards, "seats": seats}
+from ...experiment import ANALYSES
+
+BY_ANALYSIS = {name: importlib.import_module(f".{name}", __package__) for name in ANALYSES}
