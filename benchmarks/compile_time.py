@@ -11,9 +11,8 @@ minus the same start once its cache holds it.  The tables play, one after anothe
 engine), greedy (``weighted``), planner, learned, rollout and ismcts (their models, greedy, are
 compiled by then), and last a table of greedy beside random, whose parts are all compiled (the
 kernel alone).  Then each table of ``--cold`` (default: DEFAULT, the quickstart's, and the
-planner) starts from an empty cache, whole: the notice quotes that measurement for a first start
-of the same parts, and for any other its engine beside its policies, then its kernel
-(coltsim._jit.compile_estimate).  The
+planner) starts from an empty cache, whole, as a check of the parts: the notice quotes the sum
+of a first start's parts (coltsim._jit.compile_estimate).  The
 reference game (benchmarks/reference.py) compiles on every run; it runs before and after, and
 every part is recorded as a ratio to the mean of its two compiles.  Not a test: run it by hand,
 on a machine as quiet as you can find, and commit the file it writes.

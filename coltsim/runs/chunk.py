@@ -6,7 +6,7 @@ the GIL); game ``g`` depends only on (seed, g), so the tables never depend on ho
 into chunks or spread over workers.
 
 A worker process of the run's machine (joblib's loky) watches the run's main process from its
-start and exits within a fraction of a second once it is gone (coltsim._process.watch_parent,
+start and exits within a fraction of a second once it is gone (coltsim._process.worker_started,
 its initializer: coltsim.runs.runner).  In the coltsim program, a kernel called in the main
 thread (a run with one worker, the first game that loads the kernel) runs in a helper thread, so
 that Ctrl-C stops the run at once (coltsim._process.interruptible).
