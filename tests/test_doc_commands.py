@@ -145,6 +145,8 @@ RUNS = {
                               "--max-games 50 --out {out} --quiet"),
     "python benchmarks/state_copy.py": (SLOW, "python benchmarks/state_copy.py --copies 2000 "
                                               "--playouts 20"),
+    "python benchmarks/planner_projection.py":
+        (SLOW, "python benchmarks/planner_projection.py --games 5"),
     "python scripts/planner_strength.py":
         (SLOW, "python scripts/planner_strength.py --games 2 --bonus-games 2"),
     # the tiny report's folder stands for reports/ (--record never writes the committed ones)
