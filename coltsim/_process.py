@@ -4,7 +4,9 @@
   coltsim.runs.runner): a worker ignores Ctrl-C, which a terminal sends to every process of the
   group (the main process stops the workers), and exits within a fraction of a second once the
   main process is gone (killed with ``kill -9``, crashed): otherwise it would play on, and the
-  semaphores and folders joblib keeps in ``/dev/shm`` would stay until it ends.
+  semaphores and folders joblib keeps in ``/dev/shm`` would stay until it ends.  The workers
+  start with Ctrl-C ignored already (:func:`workers_starting`), so that none is heard while
+  Python starts in them, before their initializer runs.
 - :data:`DONE`: set once a command has done its work (its files written, its last line about
   to be printed): a Ctrl-C or SIGTERM after that cannot change its exit status (coltsim.cli).
 - :func:`interruptible`: in the ``coltsim`` program, a long call (a kernel: a search's game, a
@@ -15,6 +17,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -42,14 +45,28 @@ def worker_started(parent: int) -> None:
     threading.Thread(target=watch, name="coltsim-watch-parent", daemon=True).start()
 
 
+@contextlib.contextmanager
+def workers_starting():
+    """Around the start of a run's worker processes, in the main thread: Ctrl-C is ignored, so
+    that they start ignoring it (an ignored signal stays ignored across fork and exec, and
+    Python keeps it so), before their initializer (:func:`worker_started`) runs.  A Ctrl-C in
+    these tenths of a second is not heard."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 _calls: list = []  # the helper threads of interruptible
 
 
 def call_left_running() -> bool:
-    """Whether a call of :func:`interruptible` is still running (the command was stopped while
-    it ran): Python's shutdown would then stop its thread inside compiled code or numba's
-    compiler, which can crash the process (a segfault after the one line), so the program ends
-    without it (coltsim.cli.program)."""
+    """Whether a call of :func:`interruptible` is running: a command stopped then ends at once
+    (coltsim.cli._stop)."""
     return any(t.is_alive() for t in _calls)
 
 

@@ -510,16 +510,35 @@ class _Terminated(KeyboardInterrupt):
 _DONE = DONE
 
 
+_command: list = []  # the arguments of the command running (main)
+
+
 def _terminate(signum, frame):
     if _DONE.is_set():
         return
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
-    raise _Terminated
+    _stop("terminated", 143, _Terminated)
 
 
 def _interrupt(signum, frame):
     if not _DONE.is_set():
-        raise KeyboardInterrupt
+        _stop("interrupted", 130, KeyboardInterrupt)
+
+
+def _stop(how: str, status: int, error) -> None:
+    """The command stops: ``error`` raised in the main thread, which unwinds (a run's worker
+    processes stopped, its finished chunks kept); or, while a kernel or a compile runs in a
+    helper thread (coltsim._process.interruptible), which nothing in Python can stop, the
+    command's line and the end of the process at once: Python's unwinding and shutdown beside a
+    compile in LLVM can crash the process (an LLVM assertion)."""
+    from ._process import call_left_running
+
+    if call_left_running() and _command:
+        args = _command[-1]
+        clear = "\r\x1b[K" if os.isatty(2) else "\r"  # (over a progress bar, if one is drawn)
+        os.write(2, f"{clear}coltsim {args.command}: {_interrupted(args, how)}\n".encode())
+        os._exit(status)
+    raise error
 
 
 def _interrupted(args, how: str) -> str:
@@ -545,6 +564,7 @@ def main(argv=None) -> int:
     except SystemExit as e:  # --help, or a usage mistake (one line: _Parser.error)
         return e.code if isinstance(e.code, int) else 0
     prog = f"coltsim {args.command}"
+    _command.append(args)
 
     def one_line_warning(message, category, filename, lineno, file=None, line=None):
         print(f"{prog}: warning: {_one_line(message)}", file=sys.stderr)
@@ -615,7 +635,7 @@ def program() -> None:
     named by the hash of coltsim's compiled sources (coltsim._sources.keyed_cache_dir), so that
     no edit runs stale code; a damaged entry in it is made again
     (:func:`_run_again_with_a_fresh_cache`)."""
-    from ._process import PROGRAM, call_left_running
+    from ._process import PROGRAM
     from ._sources import keyed_cache_dir
 
     os.environ["NUMBA_CACHE_DIR"] = keyed_cache_dir()  # (read by numba as it loads)
@@ -626,10 +646,6 @@ def program() -> None:
         status = main()
     except (pickle.UnpicklingError, EOFError) as e:  # numba loading a damaged cache entry
         _run_again_with_a_fresh_cache(e)
-    if call_left_running():  # stopped inside a kernel or a compile: end without Python's shutdown
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(status)
     sys.exit(status)
 
 

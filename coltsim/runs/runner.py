@@ -36,7 +36,7 @@ from pathlib import Path
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile, compiled
-from .._process import worker_started
+from .._process import worker_started, workers_starting
 from ..playout import compile_unit, first_start, kernel_parts
 from ..policies import catalog
 from ..results import Results
@@ -190,8 +190,9 @@ def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on
 
     tasks = (delayed(task)(job, c, first, n) for c, first, n in todo)
     with _backend_context(backend, workers):
-        results = Parallel(return_as="generator_unordered", batch_size=1,
-                           pre_dispatch="2*n_jobs")(tasks)
+        with workers_starting():  # (the first tasks are dispatched, and the workers started)
+            results = Parallel(return_as="generator_unordered", batch_size=1,
+                               pre_dispatch="2*n_jobs")(tasks)
         try:
             for chunk, first, n, failed, result in results:
                 if failed is not None:
@@ -242,17 +243,17 @@ def chunk_job(setting: Setting, seed: int) -> C.ChunkJob:
     return _Run.make(setting, 1, seed, None, 1, "loky", None, False).job(None)
 
 
-def load_kernel(job: C.ChunkJob, say=None) -> None:
+def load_kernel(job: C.ChunkJob, say=None, workers: int = 2) -> None:
     """Load the kernel of ``job``'s table from numba's cache, or compile it (saying so first,
     with ``say``), by playing one game of it.  A first start of the engine compiles its parts
-    side by side in worker processes first (playout.first_start)."""
+    side by side in up to ``workers`` worker processes first (playout.first_start)."""
     parts = kernel_parts("batch", job.choosers)
     with announce_compile(parts, say):
         if not compiled(parts[0]):
             from joblib import Parallel, delayed
 
             for units in first_start(job.choosers):
-                with _backend_context("loky", len(units)):
+                with _backend_context("loky", min(len(units), workers)), workers_starting():
                     Parallel()(delayed(compile_unit)(unit) for unit in units)
         C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
 
@@ -311,7 +312,7 @@ class _Run:
         elif todo and self.backend != "dask":
             # Load or compile the kernel here once, so that the worker processes load it from
             # the cache rather than each compiling it, and the bar's rate leaves it out.
-            load_kernel(job, say)
+            load_kernel(job, say, self.workers if self.backend == "loky" else 1)
         games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)
         if own_bar:
