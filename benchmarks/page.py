@@ -80,6 +80,8 @@ The scripts (each prints its figures; `--json` for a line to keep):
 - `benchmarks/compile_time.py --record`: each part's compile, written to
   `coltsim/compile_times.json`, which the compile notice of `coltsim run` quotes;
 - `benchmarks/cold_quickstart.py`: the quickstart from an empty cache, as a whole process;
+- `benchmarks/planner_projection.py`: what reading the rules through the engine would cost the
+  planner (its decision against the engine's projection of its options);
 - `benchmarks/search_cost.py`, `benchmarks/default_players.py`, `benchmarks/learning_curves.py`:
   strength against cost of the searches, the default player at every table, the learning curves
   of its value (their own results files, below).
