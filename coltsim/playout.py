@@ -355,6 +355,8 @@ def kernel_parts(kind: str, choosers: tuple) -> tuple:
     ``choosers`` compiles, as the compile notice names it (_jit.announce_compile): the engine,
     each policy's chooser (a search and its models') and the kernel itself."""
     parts = ["engine"]
+    if kind == "recording":  # a recorder may label decisions by the teacher search
+        parts += ["ismcts", POLICIES[PLAYOUT_NAMES[recording.TEACHER_MODEL]].chooser]
     for code in choosers:
         if not code.startswith(USER):
             name, *models = code.split(":")
