@@ -179,7 +179,8 @@ def _train(args) -> None:
                          share=args.share, explore=args.explore, start=args.start,
                          hidden=hidden, epochs=args.epochs, match_deals=args.match_deals,
                          report_deals=args.report_deals, players=args.players,
-                         rules=_json_object("--rules", args.rules) or {})
+                         rules=_json_object("--rules", args.rules) or {},
+                         teacher=args.teacher, mix=args.mix)
     train(args.folder, config, workers=args.workers, backend=args.backend,
           scheduler=args.scheduler, progress=not args.quiet,
           say=(lambda text: None) if args.quiet else print)
@@ -456,6 +457,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=d.epochs,
                    help=f"passes over the positions when learning a neural network (default "
                         f"{d.epochs})")
+    p.add_argument("--teacher", type=int, default=d.teacher,
+                   help="learn from a search instead of the games' outcomes: the playouts of "
+                        "the search (ismcts) that compares the options of each recorded "
+                        f"decision, such as 64 (default {d.teacher}: from outcomes)")
+    p.add_argument("--mix", action="store_true",
+                   help="play the games at tables drawn across 2 to 6 players and rule "
+                        "options (one player for every table) instead of --players/--rules")
     p.add_argument("--match-deals", type=int, default=d.match_deals,
                    help=f"deals of each check against the planners, every seat rotation "
                         f"(default {d.match_deals})")

@@ -9,13 +9,16 @@ import pytest
 from coltsim.cli import main
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.learn.config import TrainConfig
-from coltsim.learn.fit import fit, targets
-from coltsim.learn.train import train
+from coltsim.learn.fit import _Perceptron, fit, fit_options, targets
+from coltsim.learn.train import TEACHER, Trainer, train
 from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
 from coltsim.policies import resolve_policies
 from coltsim.policies.encoding import ENCODE_W, N_INPUTS, input_names
 from coltsim.policies.net import WORK_W, net_values
-from coltsim.policies.recording import M_GAME, M_N, Y_N, new_recorder
+from coltsim.policies.catalog import param_vector
+from coltsim.policies.recording import (
+    M_GAME, M_N, M_OPTION, M_OPTIONS, Y_MEAN, Y_N, Y_VISITS, new_recorder,
+)
 from coltsim.policies.weights import (
     NET_FILE, load_net, net_bytes, net_hash, pack, read_net_bytes, save_net, shipped_net, table,
 )
@@ -140,12 +143,12 @@ def test_a_seat_plays_the_weights_file_it_names(tmp_path):
 
 
 # --- the recorder ----------------------------------------------------------------------------
-def _record(first, games, cap=4000, share=0.2, explore=0.0, policies="planner"):
+def _record(first, games, cap=4000, share=0.2, explore=0.0, policies="planner", teacher=None):
     s = make_setting(4, policies=policies)
     seats = resolve_policies(4, policies)
     out_b = np.zeros((games, 4, RB_N), np.int32)
     out_g = np.zeros((games, RG_N), np.int32)
-    rec = new_recorder(cap, share, explore)
+    rec = new_recorder(cap, share, explore, teacher=teacher)
     recording_kernel(seats.choosers)(new_kernel_states(), 9, first, s.lineups(),
                                      seats.seat_policy, seats.params, seats.nets,
                                      Rules().to_array(), out_b, out_g, rec)
@@ -181,6 +184,93 @@ def test_a_full_recorder_says_so_and_exploring_changes_the_games():
     assert not np.array_equal(explored[0], _record(0, 12)[0])
 
 
+def _teacher(budget=16):
+    return param_vector("ismcts", dict(TEACHER, budget=budget)), shipped_net()
+
+
+def test_a_search_labels_every_option_of_a_decision_and_the_games_play_on_unchanged():
+    out_b, x, meta, y, count = _record(0, 6, cap=20000, share=0.3, teacher=_teacher())
+    starts = np.flatnonzero(meta[:, M_OPTION] == 0)
+    assert len(starts) > 20 and count[1] == 0
+    for a, b in zip(starts, np.append(starts[1:], len(meta))):
+        n = meta[a, M_OPTIONS]  # one row per option, in the options' order
+        assert b - a == n and list(meta[a:b, M_OPTION]) == list(range(n))
+        assert (meta[a:b, M_GAME] == meta[a, M_GAME]).all()
+        # sequential halving over every option: each played, the playouts about the budget
+        assert (y[a:b, Y_VISITS] >= 1).all() and y[a:b, Y_VISITS].sum() >= min(16, n)
+        assert np.isfinite(y[a:b, Y_MEAN]).all()
+    assert len(np.unique(x[starts], axis=0)) > 1
+    # the seat's own choices are played: the games are those unrecorded
+    assert np.array_equal(out_b, _record(0, 6, share=0.0)[0])
+    # and the labels depend only on the seed and the games
+    again = _record(0, 6, cap=20000, share=0.3, teacher=_teacher())
+    assert np.array_equal(again[3], y) and np.array_equal(again[1], x)
+
+
+def _decisions(rng, decisions, w, noise=0.0):
+    """Made-up decisions of 2 to 6 options whose teacher values are ``x @ w`` (plus noise)."""
+    sizes = rng.integers(2, 7, decisions)
+    x = _rows(rng, int(sizes.sum())).astype(np.float32)
+    meta = np.zeros((len(x), M_N), np.int32)
+    meta[:, M_OPTION] = np.concatenate([np.arange(k) for k in sizes])
+    meta[:, M_OPTIONS] = np.repeat(sizes, sizes)
+    meta[:, M_GAME] = np.repeat(np.arange(decisions) // 3, sizes)
+    y = np.zeros((len(x), Y_N), np.float32)
+    y[:, Y_MEAN] = x @ w + noise * rng.normal(size=len(x))
+    y[:, Y_VISITS] = 8
+    return x, meta, y
+
+
+def _kernel_agreement(net, x, meta, y, decisions=300):
+    """The share of the first decisions where the kernel's network (net.net_values) chooses
+    the option of the best teacher value."""
+    starts = np.flatnonzero(meta[:, M_OPTION] == 0)[:decisions]
+    return np.mean([np.argmax(_values(net, x[a:a + meta[a, M_OPTIONS]]))
+                    == np.argmax(y[a:a + meta[a, M_OPTIONS], Y_MEAN]) for a in starts])
+
+
+def test_fitting_the_options_of_decisions_learns_the_teachers_choice():
+    rng = np.random.default_rng(5)
+    x, meta, y = _decisions(rng, 6000, rng.normal(0, 0.05, N_INPUTS))
+    result = fit_options(x, meta, y, epochs=20, seed=1)  # a linear value: the true model
+    assert result.agree > 0.95 and result.regret < 0.002
+    assert result.r2 > 0.7  # a value still: ismcts's leaf reads it
+    assert _kernel_agreement(result.net, x, meta, y) > 0.95  # the kernel plays the fit
+    # a perceptron learns it too, and the kernel plays what it learned
+    mlp = fit_options(x, meta, y, hidden=(16, 8), epochs=10, seed=1)
+    assert mlp.agree > 0.45  # (chance: about 0.3)
+    assert abs(_kernel_agreement(mlp.net, x, meta, y) - mlp.agree) < 0.15
+
+
+def test_the_perceptrons_gradients_are_the_derivatives_of_its_output():
+    rng = np.random.default_rng(2)
+    model = _Perceptron((5, 4, 3, 1), rng)
+    model.params = [p.astype(np.float64) for p in model.params]
+    x = rng.normal(size=(7, 5))
+    weight = rng.normal(size=7)  # the loss: sum of weight x output
+    grads = model.gradients(model.forward(x), weight)
+    for k, p in enumerate(model.params):
+        for index in list(np.ndindex(p.shape))[:6]:
+            keep = p[index]
+            p[index] = keep + 1e-6
+            up = weight @ model.forward(x)[-1][:, 0]
+            p[index] = keep - 1e-6
+            down = weight @ model.forward(x)[-1][:, 0]
+            p[index] = keep
+            assert grads[k][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-6)
+
+
+def test_a_mixed_training_draws_legal_tables_from_its_seed(tmp_path):
+    config = TrainConfig(seed=3, mix=True, teacher=8)
+    t = Trainer(config, None, 1, "loky", None, False, print)
+    tables = [t.table_of(k, c) for k in (1, 2) for c in range(40)]
+    assert tables == [t.table_of(k, c) for k in (1, 2) for c in range(40)]
+    assert {p for p, _ in tables} == {2, 3, 4, 5, 6}
+    assert any(r for _, r in tables) and any(not r for _, r in tables)
+    for players, rules in tables:
+        make_setting(players, rules=rules)  # every table is one coltsim plays
+
+
 # --- coltsim train ---------------------------------------------------------------------------
 TINY = TrainConfig(seed=3, iterations=2, games=60, share=0.5, match_deals=3, report_deals=3)
 
@@ -212,6 +302,7 @@ def test_a_training_folder_refuses_another_configuration_in_one_line(tmp_path, c
 
 def test_train_refuses_bad_options_in_one_line(tmp_path, capsys):
     for flags, words in ((["--hidden", "64,x"], "--hidden"), (["--share", "0"], "share"),
+                         (["--teacher", "-3"], "teacher"),
                          (["--start", "ismcts"], "start"), (["--players", "7"], "players"),
                          (["--hidden", "999"], "hidden")):
         code = main(["train", str(tmp_path / "x"), *flags, "--quiet"])

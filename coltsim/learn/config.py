@@ -8,6 +8,22 @@ from dataclasses import dataclass
 from ..setting import FieldError, check_rules
 
 START_POLICIES = ("planner", "learned", "greedy")  # who plays the first iteration's games
+# A mixed training (``mix``) plays each chunk of games at a table drawn from these: a player
+# count, and half the time one rule option changed to one of the values designers try.
+MIX_PLAYERS = (2, 3, 4, 5, 6)
+MIX_RULES = (
+    ("rounds", (3, 4)),
+    ("draw_count", (2, 4)),
+    ("gunslinger_bonus", (0, 500, 2000)),
+    ("hand_size", (4, 5, 7)),
+    ("advanced", (True,)),
+    ("roof_move_max", (1, 2)),
+    ("neutral_bullets", (-1, 6)),
+    ("abilities", ((),)),
+)
+# The tables a mixed training's networks are matched at (against planners and their
+# predecessor): its answer is the mean over them of the share won over the fair share.
+MIX_MATCHES = ((4, {}), (3, {}), (5, {}), (6, {}), (2, {}), (4, {"rounds": 3}))
 
 
 @dataclass(frozen=True)
@@ -28,6 +44,11 @@ class TrainConfig:
     report_deals: int = 2000  # deals the chosen network is reported on (other deals)
     players: int = 4
     rules: dict = dataclasses.field(default_factory=dict)  # rule options that differ
+    # playouts of the teacher search labelling each recorded decision (ismcts: planners as its
+    # models, the iteration's network as its leaf value; policies/recording.py); 0 labels a
+    # position by the game's outcome
+    teacher: int = 0
+    mix: bool = False  # each chunk at a table drawn from MIX_PLAYERS and MIX_RULES
 
     def check(self) -> TrainConfig:
         from ..policies.weights import MAX_HIDDEN
@@ -59,6 +80,11 @@ class TrainConfig:
                                       and 1 <= h <= MAX_HIDDEN for h in hidden):
             raise FieldError("hidden", f"none (a linear value), one or two hidden layers of 1 "
                                        f"to {MAX_HIDDEN} units, got {self.hidden!r}")
+        from ..policies.catalog import MAX_BUDGET
+        if self.teacher != 0:
+            check_count(self.teacher, "teacher", MAX_BUDGET)
+        if not isinstance(self.mix, bool):
+            raise FieldError("mix", f"must be true or false, got {self.mix!r}")
         if not isinstance(self.players, int) or not 3 <= self.players <= 6:
             raise FieldError("players", f"must be 3 to 6 (one bandit per player), got "
                                         f"{self.players!r}")

@@ -5,23 +5,36 @@ Each iteration ``k`` (1, 2 ...):
 
 1. **Play and record.**  ``games`` games (games ``(k - 1) * games ..`` of the master seed), every
    seat played by the iteration's player: iteration 1 by ``start`` (the planner by default),
-   iteration ``k > 1`` by ``learned`` with the network of iteration ``k - 1``.  A share of the
-   decisions is recorded (policies/recording.py): the position the chosen option leads to, as
-   ``learned`` encodes it, labelled once the game is over with the decider's outcome (a share
-   of the recorded decisions explores: it plays a random option, so that the data shows what
-   the other options lead to), and every player's position at the first decision of each round
-   after the first (what ismcts values at the end of a round with ``leaf = "learned"``).  Each position's label is the outcome of one game, noisy; the
-   noise averages out over the hundreds of thousands of positions a fit sees (Monte-Carlo
-   returns, as in TD-Gammon and DouZero).  The games are played in chunks through the runner's
-   backends (runs.runner), so the same seed gives the same data on any number of workers.
-2. **Fit** a network on the positions of the latest ``window`` iterations (fit.py).
+   iteration ``k > 1`` by ``learned`` with the network of iteration ``k - 1``; at the table
+   ``players`` and ``rules``, or, with ``mix``, each chunk of games at a table drawn from the
+   chunk's seed (config.MIX_PLAYERS, config.MIX_RULES).  A share of the decisions is recorded
+   (policies/recording.py), labelled in one of two ways:
+
+   - **by outcome** (``teacher = 0``): the position the chosen option leads to, as ``learned``
+     encodes it, labelled once the game is over with the decider's outcome (a share of the
+     recorded decisions explores: it plays a random option, so that the data shows what the
+     other options lead to), and every player's position at the first decision of each round
+     after the first (what ismcts values at the end of a round with ``leaf = "learned"``).
+     Each label is the outcome of one game, noisy; the noise averages out over the hundreds of
+     thousands of positions a fit sees (Monte-Carlo returns, as in TD-Gammon and DouZero).
+   - **by a search** (``teacher`` playouts): each recorded decision is searched by ``ismcts``
+     (``TEACHER``: planners as its models, the iteration's network as its leaf value at the end
+     of the round) and every option is recorded with the search's mean outcome of it (Expert
+     Iteration: the teacher improves with the student it is given as its leaf).
+
+   The games are played in chunks through the runner's backends (runs.runner), so the same
+   seed gives the same data on any number of workers.
+2. **Fit** a network on the positions of the latest ``window`` iterations (fit.py: ``fit`` by
+   outcome, ``fit_options`` by a search).
 3. **Match** it on the selection deals (master seed + 1), every seat rotation
-   (runs.match): in one seat against three of its predecessor (iteration 1: the start
-   policy) and against three planners.
+   (runs.match): in one seat against the rest its predecessor (iteration 1: the start
+   policy) and against the rest planners, at ``players`` or, with ``mix``, at each table of
+   config.MIX_MATCHES; an iteration's answer is its share over the fair share (the mean of
+   them with ``mix``).
 
 The training stops after ``iterations`` or as soon as an iteration's network does not beat its
 predecessor (a share at or under the fair one).  The network with the best share against the
-planners on the selection deals is chosen and then reported on other deals (master seed + 2,
+planners (over the fair share) on the selection deals is chosen and then reported on other deals (master seed + 2,
 ``report_deals`` of them): a choice is never reported on the deals it was made on.  The chosen
 network is ``FOLDER/weights.npz`` (weights.py: the network, its hash and its provenance: rules,
 seed, data, fits, matches, commit), for an experiment's ``[policy_params.learned] weights``.
@@ -57,11 +70,17 @@ from ..runs.options import check_backend, check_folder, check_workers
 from ..runs.runner import play_chunks
 from ..runs.match import play_table
 from ..setting import FieldError, make_setting
-from .config import TrainConfig
-from .fit import fit
+from ..policies.catalog import param_vector
+from .config import MIX_MATCHES, MIX_PLAYERS, MIX_RULES, TrainConfig
+from .fit import fit, fit_options
 
 CHUNK = 2000  # games per chunk
 ROWS_PER_GAME = 160  # room for a game's recorded positions at a share of 1 (grown if short)
+OPTIONS_PER_DECISION = 6  # rows a decision labelled by a search takes, about (grown if short)
+# The teacher search (its budget is the training's ``teacher``): the top rung's horizon and leaf
+# (catalog.LADDER), every option searched; its models are recording.TEACHER_MODEL's.
+TEACHER = {"opponents": "planner", "playout": "planner", "horizon": 1, "leaf": "learned",
+           "width": 0}
 
 
 @dataclass(frozen=True)
@@ -79,20 +98,25 @@ class TableJob:
     share: float = 0.0  # of the decisions recorded (0: a match, nothing recorded)
     explore: float = 0.0
     rounds: bool = False  # also every player's position at the first decision of a round
+    teacher: tuple | None = None  # (ismcts parameters, network): labels by a search
 
 
-def play_chunk(job: TableJob, chunk: int, first: int, n: int):
-    """Play games ``first .. first + n - 1`` of ``job``; returns ``(chunk, first, n, None,
-    (wins, data))``: each seat's victory share per game (``float64[n, players]``) and, with a
-    share recorded, the chunk's positions as the bytes of an ``.npz`` file (x, meta, y)."""
+def play_chunk(job, chunk: int, first: int, n: int):
+    """Play games ``first .. first + n - 1`` of ``job`` (a TableJob, or a dict of each chunk's:
+    a mixed training's); returns ``(chunk, first, n, None, (wins, data))``: each seat's victory
+    share per game (``float64[n, players]``) and, with a share recorded, the chunk's positions
+    as the bytes of an ``.npz`` file (x, meta, y)."""
+    if isinstance(job, dict):
+        job = job[chunk]
     out_b = np.zeros((n, job.n_bandits, RB_N), np.int32)
     out_g = np.zeros((n, RG_N), np.int32)
     kernel = recording_kernel(job.choosers)
-    cap = int(n * ROWS_PER_GAME * job.share) + 64 if job.share > 0 else 1
+    rows = OPTIONS_PER_DECISION * ROWS_PER_GAME if job.teacher is not None else ROWS_PER_GAME
+    cap = int(n * rows * job.share) + 64 if job.share > 0 else 1
     if job.share > 0 and job.rounds:
         cap += n * len(job.seat_policy) * MAX_ROUNDS
     while True:  # a recorder that fills up is grown and the games played again: no row lost
-        rec = new_recorder(cap, job.share, job.explore, job.rounds)
+        rec = new_recorder(cap, job.share, job.explore, job.rounds, job.teacher)
         kernel(new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
                job.nets, job.opts, out_b, out_g, rec)
         if rec[4][1] == 0:
@@ -126,34 +150,57 @@ class Trainer:
         self.say = say
         self.rules = config.checked_rules()
 
-    def job(self, policies, nets, share=0.0, seed=None) -> TableJob:
+    def job(self, policies, nets, share=0.0, seed=None, at=None, teacher=None) -> TableJob:
         """The table of ``policies`` (one per seat), the seats' networks ``nets`` (one per seat,
-        None where none is needed)."""
-        s = make_setting(self.c.players, policies=policies, rules=self.rules)
+        None where none is needed), at the table ``at`` (``(players, rules)``; default the
+        configuration's), recorded by ``teacher`` (a network: labels by a search) or by
+        outcome."""
+        players, rules = at if at is not None else (self.c.players, self.rules)
+        s = make_setting(players, policies=policies, rules=rules)
         seats = resolve_seats(s)
         rows = [n if n is not None else seats.nets[p] if seats.nets[p].any() else None
                 for p, n in enumerate(nets)]
+        if teacher is not None:
+            teacher = (param_vector("ismcts", dict(TEACHER, budget=self.c.teacher)), teacher)
         return TableJob(self.c.seed if seed is None else seed, s.lineups(), seats.seat_policy,
-                        seats.params, table(rows, self.c.players), s.rules.to_array(),
+                        seats.params, table(rows, players), s.rules.to_array(),
                         seats.choosers, s.n_bandits, float(share),
-                        float(self.c.explore) if share else 0.0, bool(share))
+                        float(self.c.explore) if share and teacher is None else 0.0,
+                        bool(share) and teacher is None, teacher)
 
-    def play(self, job: TableJob, games: int, first: int, desc: str, on_done, done=()):
-        """Play ``games`` games from ``first`` in chunks (skipping the chunks ``done``), with a
+    def table_of(self, k: int, chunk: int) -> tuple:
+        """The table ``(players, rules)`` chunk ``chunk`` of iteration ``k`` is played at."""
+        if not self.c.mix:
+            return self.c.players, self.c.rules
+        rng = np.random.default_rng([self.c.seed, k, chunk])
+        players = int(rng.choice(MIX_PLAYERS))
+        rules = {}
+        if rng.random() < 0.5:
+            name, values = MIX_RULES[rng.integers(len(MIX_RULES))]
+            value = values[rng.integers(len(values))]
+            rules[name] = value.item() if isinstance(value, np.generic) else value
+        return players, rules
+
+    def play(self, job: TableJob, games: int, first: int, desc: str, on_done, done=(),
+             todo=None):
+        """Play ``games`` games from ``first`` in chunks (skipping the chunks ``done``; or the
+        chunks ``todo``, ``(chunk, first game, games)`` each, of ``games`` in all), with a
         progress bar and, the first time, the compile notice."""
         from tqdm.auto import tqdm
 
-        todo = [(c, lo, min(CHUNK, first + games - lo))
-                for c, lo in enumerate(range(first, first + games, CHUNK)) if c not in done]
+        if todo is None:
+            todo = [(c, lo, min(CHUNK, first + games - lo))
+                    for c, lo in enumerate(range(first, first + games, CHUNK)) if c not in done]
+        one = next(iter(job.values())) if isinstance(job, dict) else job
         with tqdm(total=games, initial=games - sum(n for _, _, n in todo), unit="game",
                   desc=desc, disable=not self.progress, mininterval=0.5) as bar:
             def done_one(chunk, lo, n, result):
                 on_done(chunk, lo, n, result)
                 bar.update(n)
             if todo:
-                parts = kernel_parts("recording", job.choosers)
+                parts = kernel_parts("recording", one.choosers)
                 with announce_compile(parts, bar.write if self.progress else None):
-                    play_chunk(dataclasses.replace(job, share=0.0), 0, first, 1)
+                    play_chunk(dataclasses.replace(one, share=0.0), 0, first, 1)
                 play_chunks(play_chunk, job, todo, self.backend, self.workers, self.scheduler,
                             done_one)
 
@@ -170,8 +217,17 @@ class Trainer:
             f.claim()  # (once a chunk is played: a start that fails claims nothing)
             f.write(names[chunk], result[1])
 
-        job = self.job(player, [net] * self.c.players, self.c.share)
-        self.play(job, self.c.games, (k - 1) * self.c.games, f"iteration {k}: playing", save,
+        teacher = None
+        if self.c.teacher:
+            teacher = net if net is not None else shipped_net()
+        jobs, tables = {}, {}
+        for c in range(len(names)):  # (a mixed training's chunks: each at its table)
+            at = self.table_of(k, c)
+            if repr(at) not in tables:
+                tables[repr(at)] = self.job(player, [net] * at[0], self.c.share, at=at,
+                                            teacher=teacher)
+            jobs[c] = tables[repr(at)]
+        self.play(jobs, self.c.games, (k - 1) * self.c.games, f"iteration {k}: playing", save,
                   done)
 
     def load(self, names: list[str]):
@@ -189,33 +245,49 @@ class Trainer:
             return net, about["fit"]
         x, meta, y = self.load(names)
         self.say(f"iteration {k}: fitting a network on {len(x):,} positions")
-        result = fit(x, meta, y, hidden=self.c.hidden, margin=self.c.margin,
-                     epochs=self.c.epochs, seed=self.c.seed + k,
-                     say=(lambda s: self.say(f"  {s}")) if self.progress else None)
+        say = (lambda s: self.say(f"  {s}")) if self.progress else None
+        if self.c.teacher:
+            result = fit_options(x, meta, y, hidden=self.c.hidden, epochs=self.c.epochs,
+                                 seed=self.c.seed + k, say=say)
+        else:
+            result = fit(x, meta, y, hidden=self.c.hidden, margin=self.c.margin,
+                         epochs=self.c.epochs, seed=self.c.seed + k, say=say)
         self.folder.write(where, net_bytes(result.net, {"fit": result.as_dict()}))
         return result.net, result.as_dict()
 
     def match(self, net: np.ndarray, other, seed: int, deals: int, desc: str) -> dict:
-        """``net`` in one seat against three of ``other`` (a network, or a policy name),
+        """``net`` in one seat against the rest ``other`` (a network, or a policy name),
         every seat rotation on the same deals (runs.match): its share with a 95% interval
-        over deals."""
+        over deals and its ``ratio`` to the fair share; with ``mix``, at each table of
+        config.MIX_MATCHES (``tables``) and their mean ratio."""
+        if not self.c.mix:
+            return self.match_at((self.c.players, self.rules), net, other, seed, deals, desc)
+        tables = [dict(players=p, rules=r, **self.match_at(
+            (p, r), net, other, seed, deals, f"{desc} at {_table_words((p, r))}"))
+            for p, r in MIX_MATCHES]
+        return {"ratio": round(float(np.mean([t["ratio"] for t in tables])), 6),
+                "tables": tables}
+
+    def match_at(self, at, net, other, seed, deals, desc) -> dict:
+        players = at[0]
         nets = {"new": net}
         if not isinstance(other, str):
             nets["old"] = other
             other = "old"
 
         def play(seating, games, seed):
-            wins = np.zeros((games, self.c.players))
+            wins = np.zeros((games, players))
 
             def keep(chunk, lo, n, result):
                 wins[lo:lo + n] = result[0]
             job = self.job(["learned" if e in nets else e for e in seating],
-                           [nets.get(e) for e in seating], seed=seed)
+                           [nets.get(e) for e in seating], seed=seed, at=at)
             self.play(job, games, 0, desc, keep)
             return wins
 
-        table_ = ["new"] + [other] * (self.c.players - 1)
-        return play_table(table_, deals, seed, play)["new"].as_dict()
+        table_ = ["new"] + [other] * (players - 1)
+        result = play_table(table_, deals, seed, play)["new"].as_dict()
+        return dict(result, ratio=round(result["share"] * players, 6))
 
 
 def train(folder, config: TrainConfig | None = None, *, workers: int | None = None,
@@ -253,14 +325,14 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
             history.append({"iteration": k, "fit": fitted, "games": config.games,
                             "positions": fitted.get("rows", 0) + fitted.get("held_out", 0),
                             "net_sha256": net_hash(new), **result})
-            say(f"iteration {k}: {_share(result['predecessor'])} against three of its "
-                f"predecessor, {_share(result['planner'])} against three planners")
-            if result["predecessor"]["share"] <= 1 / config.players:
+            say(f"iteration {k}: {_share(result['predecessor'])} against its predecessor, "
+                f"{_share(result['planner'])} against planners")
+            if result["predecessor"]["ratio"] <= 1:
                 say(f"iteration {k} does not beat its predecessor: stopping")
                 stopped = True
                 break
             net = new
-        best = max(history, key=lambda h: h["planner"]["share"])
+        best = max(history, key=lambda h: h["planner"]["ratio"])
         best_net = _iteration_net(f, best["iteration"])
         reported = _load_or(f, f"report-{best['iteration']:02d}.json", lambda: t.match(
             best_net, "planner", report_seed, config.report_deals,
@@ -276,7 +348,7 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
         weights = path / "weights.npz"
         save_net(weights, best_net, about)
         about = load_net(weights)[1]  # (what a user will load: checked, with its hash)
-    say(f"chosen: iteration {best['iteration']}, {_share(reported)} against three planners "
+    say(f"chosen: iteration {best['iteration']}, {_share(reported)} against planners "
         f"on {config.report_deals:,} deals it was not chosen on; to play it, in an experiment "
         f"file: [policy_params.learned] weights = \"{weights}\"")
     return about
@@ -311,4 +383,12 @@ def _commit() -> str:
 
 
 def _share(m: dict) -> str:
+    if "tables" in m:
+        return f"{m['ratio']:.3f} x the fair share (the mean of {len(m['tables'])} tables)"
     return f"{m['share']:.3f} ({m['lo']:.3f} to {m['hi']:.3f})"
+
+
+def _table_words(at) -> str:
+    players, rules = at
+    changed = ", ".join(f"{k} = {v!r}" for k, v in rules.items())
+    return f"{players} players" + (f" ({changed})" if changed else "")
