@@ -127,6 +127,29 @@ def test_every_input_is_named():
     assert len(names) == N_INPUTS == len(set(names))
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_encoding_marks_the_players_own_bandits(players):
+    """``mine``: the first slot (the player's first bandit) at every count, and in the
+    two-player game the second too (the team's other bandit); the other slots are not."""
+    from coltsim.engine.flow import advance
+    from coltsim.engine.setup import setup_game
+    from coltsim.engine.state import G_PEND_PLAYER, N_SCRATCH, init_table, new_states
+    from coltsim.policies.encoding import BUF_W, X_MINE, encode
+
+    states = new_states(1 + N_SCRATCH)
+    rules = Rules(advanced=players == 2).to_array()
+    bandits = 4 if players == 2 else players
+    init_table(states[0], players, rules, np.zeros(players, np.int64),
+               np.zeros((players, 16)))
+    setup_game(states[0], 11, 0, np.full(bandits, -1, np.int64))
+    advance(states[0])
+    st = states[0]
+    out = np.zeros(ENCODE_W)
+    encode(st, st, st.game[G_PEND_PLAYER], -1, 0, out, np.zeros(BUF_W, np.int64))
+    own = 2 if players == 2 else 1
+    assert list(out[X_MINE:X_MINE + 6]) == [1.0] * own + [0.0] * (6 - own)
+
+
 def test_a_seat_plays_the_weights_file_it_names(tmp_path):
     rng = np.random.default_rng(4)
     net = pack([(rng.normal(size=(N_INPUTS, 1)), [0.0])], [1.0])

@@ -39,7 +39,9 @@ two-player game, which has none); ``me``'s lead in loot; and what ``me``'s first
 offers (``my_spot``): the best token a Robbery takes there, the best one a Move or Floor Change
 away, everything lying there, the other bandits there, the mean of what a Robbery takes on the
 others' spots, the Robberies in ``me``'s hand while turns are left, the turns left its hand
-cannot fill, and its bullet cards received times the rounds after this one.
+cannot fill, and its bullet cards received times the rounds after this one; last, which slots
+hold ``me``'s own bandits (``mine``: the first only, but in the two-player game, where each
+player has two bandits, a team whose loot is shared).
 """
 from .. import constants as K
 from .._jit import njit
@@ -81,7 +83,7 @@ _GLOBAL, GLOBAL_W = _layout((
     ("round", MAX_ROUNDS), ("rounds_left", 1), ("round_card", K.N_ROUND_CARDS + K.N_STATION_CARDS),
     ("my_hand", K.N_ACTION_KINDS + 1), ("my_deck", K.N_ACTION_KINDS + 1), ("my_turns", 1),
     ("option", K.N_ACTION_KINDS + 2), ("decision", N_DECISION_KINDS), ("rules", 9),
-    ("race", 3), ("lead", 2), ("my_spot", 8),
+    ("race", 3), ("lead", 2), ("my_spot", 8), ("mine", K.MAX_BANDITS),
 ))
 GLOBAL0 = K.MAX_BANDITS * SLOT_W
 N_INPUTS = GLOBAL0 + GLOBAL_W
@@ -116,6 +118,7 @@ X_RULES = GLOBAL0 + _GLOBAL["rules"]
 X_RACE = GLOBAL0 + _GLOBAL["race"]
 X_LEAD = GLOBAL0 + _GLOBAL["lead"]
 X_MY_SPOT = GLOBAL0 + _GLOBAL["my_spot"]
+X_MINE = GLOBAL0 + _GLOBAL["mine"]
 # Scratch of the encoder in ``out`` past N_INPUTS: the bandit of each slot, per-player sums.
 _SLOT_BANDIT = N_INPUTS
 _PLAYER_LOOT = _SLOT_BANDIT + K.MAX_BANDITS
@@ -219,6 +222,7 @@ def encode(real, q, me, kind, value, out, buf):
         level = q.bandit[b, B_LEVEL]
         p = q.bandit[b, B_TEAM]
         shots[p] += K.BULLETS_PER_BANDIT - q.bandit[b, B_BULLETS]
+        out[X_MINE + s] = p == me
         out[o + S_PRESENT] = 1.0
         out[o + S_CAR + car] = 1.0
         out[o + S_ROOF] = level == K.ROOF
