@@ -1,14 +1,16 @@
-"""The default player at every player count: ``learned`` (DEFAULT) in one seat against planners.
+"""The default player at every table a designer sets: ``learned`` (DEFAULT) in one seat against
+planners, and one planner against a table of ``learned``.
 
-    python benchmarks/default_players.py [--deals 300] [--seed 777] [--policy learned]
+    python benchmarks/default_players.py [--deals 300] [--seed 777] [--weights FILE]
                                          [--results FILE]
 
-For each table of ``CASES`` (a player count and rule options): the share of ``--policy`` in one
+For each table of ``CASES`` (a player count and rule options): the share of ``learned`` in one
 seat against planners in every other, every seat rotation of the same deals, with a 95% interval
-over deals (coltsim.tournament), beside a fair share.  ``learned``'s network was trained at 4
-players; this is what says where it may serve as the default (docs/strength-history.md, "learned
-as the default").  Each line is appended to ``--results`` (JSON lines) as it finishes; one already there
-is not played again.  Not a test: about two minutes on 2 cores.
+over deals (coltsim.tournament), beside the fair share; then, at 4 players, the share of one
+planner against three ``learned`` (the default as the table).  ``--weights`` plays a weights file
+of coltsim train instead of the shipped network; each row names the network by its SHA-256.
+Each line is appended to ``--results`` (JSON lines) as it finishes; one already there is not
+played again.  Not a test: minutes to an hour on 2 cores, with the deals.
 """
 from __future__ import annotations
 
@@ -17,42 +19,53 @@ import json
 from pathlib import Path
 
 import coltsim
+from coltsim.policies.weights import NET_FILE, load_net
 
 RESULTS = Path(__file__).resolve().parent / "results" / "default_players.jsonl"
-CASES = ((3, {}), (4, {}), (4, {"advanced": True}), (5, {}), (6, {}), (2, {}))
+CASES = ((4, {}), (3, {}), (5, {}), (6, {}), (2, {}), (4, {"rounds": 3}),
+         (4, {"draw_count": 2}), (4, {"gunslinger_bonus": 0}), (4, {"hand_size": 4}),
+         (4, {"advanced": True}))
+TABLE = 4  # players of the table of learned one planner plays against
 
 
-def share(policy: str, players: int, rules: dict, deals: int, seed: int) -> dict:
-    """``policy``'s share in one seat against planners at ``players`` players."""
-    table = coltsim.make_setting(players, policies=[policy] + ["planner"] * (players - 1),
-                                 rules=rules)
+def share(policy: str, against: str, players: int, rules: dict, deals: int, seed: int,
+          params: dict) -> dict:
+    """``policy``'s share in one seat against ``against`` in every other."""
+    table = coltsim.make_setting(players, policies=[policy] + [against] * (players - 1),
+                                 rules=rules, params=params)
     frame = coltsim.tournament(table, deals, seed, workers=2, chunk_size=25)
     row = frame[frame.policy == policy].iloc[0]
     return {"share": row.win_rate, "low": row.ci_low, "high": row.ci_high,
-            "fair": row.fair_share, "games": int(row.games)}
+            "fair": row.fair_share, "ratio": row.win_rate / row.fair_share,
+            "games": int(row.games)}
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=777)
-    parser.add_argument("--policy", default="learned")
+    parser.add_argument("--weights", type=Path, help="a weights file (default: the shipped one)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
+    weights = args.weights or NET_FILE
+    net = load_net(weights)[1]["sha256"]
+    params = {"learned": {"weights": str(weights)}} if args.weights else {}
     rows = list(map(json.loads, args.results.open())) if args.results.exists() else []
-    key = ("policy", "players", "rules", "deals", "seed")
-    done = {tuple(json.dumps(r[k], sort_keys=True) for k in key) for r in rows}
-    for players, rules in CASES:
-        row = {"policy": args.policy, "players": players, "rules": rules, "deals": args.deals,
-               "seed": args.seed}
+    key = ("policy", "against", "players", "rules", "deals", "seed", "net")
+    done = {tuple(json.dumps(r.get(k), sort_keys=True) for k in key) for r in rows}
+    plays = [("learned", "planner", p, r) for p, r in CASES] + [("planner", "learned", TABLE, {})]
+    for policy, against, players, rules in plays:
+        row = {"policy": policy, "against": against, "players": players, "rules": rules,
+               "deals": args.deals, "seed": args.seed, "net": net}
         if tuple(json.dumps(row[k], sort_keys=True) for k in key) in done:
             continue
-        row.update(share(args.policy, players, rules, args.deals, args.seed))
+        row.update(share(policy, against, players, rules, args.deals, args.seed, params))
         args.results.parent.mkdir(parents=True, exist_ok=True)
         with args.results.open("a") as f:
             f.write(json.dumps(row) + "\n")
-        print(f"{args.policy} at {players} players {rules or ''}: {row['share']:.3f} "
-              f"({row['low']:.3f} to {row['high']:.3f}), fair {row['fair']:.3f}", flush=True)
+        print(f"{policy} against {against} at {players} players {rules or ''}: "
+              f"{row['share']:.3f} ({row['low']:.3f} to {row['high']:.3f}), "
+              f"{row['ratio']:.2f} x the fair share", flush=True)
 
 
 if __name__ == "__main__":

@@ -270,12 +270,17 @@ def search_cost_section(rows: list[dict]) -> str:
 def default_players_section(rows: list[dict]) -> str:
     out = ["## The default player at every table\n",
            "`benchmarks/results/default_players.jsonl`, appended by "
-           "`python benchmarks/default_players.py`: one seat of the policy against planners, "
-           "every seat rotation, 95% intervals over deals.\n"]
-    out.append(table(["policy", "players", "rules", "deals", "seed", "share (95%)", "fair share"],
-                     [[f"`{r['policy']}`", str(r["players"]),
-                       json.dumps(r["rules"]) if r["rules"] else "base",
-                       number(r["deals"]), str(r["seed"]), interval(r), f"{r['fair']:.3f}"]
+           "`python benchmarks/default_players.py`: one seat of the policy against the rest "
+           "(planners, or a table of `learned`), every seat rotation, 95% intervals over deals; "
+           "the network `learned` played, by the start of its SHA-256 (rows before it was "
+           "recorded: the network shipped then).\n"]
+    out.append(table(["policy", "against", "players", "rules", "network", "deals", "seed",
+                      "share (95%)", "fair share", "x fair"],
+                     [[f"`{r['policy']}`", f"`{r.get('against', 'planner')}`",
+                       str(r["players"]), json.dumps(r["rules"]) if r["rules"] else "base",
+                       r["net"][:12] if r.get("net") else "—",
+                       number(r["deals"]), str(r["seed"]), interval(r), f"{r['fair']:.3f}",
+                       f"{r['share'] / r['fair']:.2f}"]
                       for r in rows]))
     return "\n".join(out)
 
