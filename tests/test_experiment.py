@@ -175,7 +175,7 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
         err = capsys.readouterr().err.strip()
         assert err == (f"coltsim {command[0]}: error: {bad}: sweep.policies: unknown policy "
                        f"'randm'; allowed: {', '.join(POLICY_NAMES)} or "
-                       f"\"package.module:function\"")
+                       f"\"package.module:function\"; did you mean 'random'?")
 
 
 # --- each class of mistake ---------------------------------------------------------------------
