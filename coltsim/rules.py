@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import constants as K
+from .words import did_you_mean
 
 # Indices into the options vector read by the kernels.
 O_NEUTRAL_BULLETS = 0  # supply of neutral bullets; -1 = unlimited
@@ -45,7 +46,8 @@ ABILITIES_OFF = "abilities_off"
 def _names_list(kind: str, values, allowed) -> None:
     for v in values:
         if v not in allowed:
-            raise ValueError(f"unknown {kind} {v!r}; allowed: {', '.join(allowed)}")
+            raise ValueError(f"unknown {kind} {v!r}; allowed: {', '.join(allowed)}"
+                             f"{did_you_mean(v, allowed)}")
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,8 @@ class Rules:
         integer("neutral_bullets", -1, 1000)
         if self.neutral_runout not in RUNOUT_NAMES:
             raise ValueError(f"rule option neutral_runout must be one of {', '.join(RUNOUT_NAMES)}, "
-                             f"got {self.neutral_runout!r}")
+                             f"got {self.neutral_runout!r}"
+                             f"{did_you_mean(self.neutral_runout, RUNOUT_NAMES)}")
         integer("gunslinger_bonus", 0, 1_000_000)
         integer("hand_size", 1, 20)
         integer("doc_bonus", 0, 10)
@@ -152,9 +155,10 @@ class Rules:
         if self.round_cards and len(self.round_cards) != self.rounds - 1:
             raise ValueError(f"rule option round_cards must list rounds - 1 = {self.rounds - 1} "
                              f"cards, got {len(self.round_cards)}")
-        if self.station and self.station not in K.ROUND_CARD_NAMES[K.FIRST_STATION:]:
-            raise ValueError(f"unknown station {self.station!r}; allowed: "
-                             f"{', '.join(K.ROUND_CARD_NAMES[K.FIRST_STATION:])}")
+        stations = K.ROUND_CARD_NAMES[K.FIRST_STATION:]
+        if self.station and self.station not in stations:
+            raise ValueError(f"unknown station {self.station!r}; allowed: {', '.join(stations)}"
+                             f"{did_you_mean(self.station, stations)}")
 
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` if these rules cannot be played by ``players`` players."""
@@ -181,7 +185,8 @@ class Rules:
         names = option_names()
         for key in d:
             if key not in names:
-                raise ValueError(f"unknown rule option {key!r}; allowed: {', '.join(names)}")
+                raise ValueError(f"unknown rule option {key!r}; allowed: {', '.join(names)}"
+                                 f"{did_you_mean(key, names)}")
         d = dict(d)
         if ABILITIES_OFF in d:
             if "abilities" in d:

@@ -37,6 +37,7 @@ import numpy as np
 from . import constants as K
 from .policies import catalog
 from .rules import Rules
+from .words import did_you_mean
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -254,7 +255,8 @@ def lineup_codes(players: int, lineup=None) -> np.ndarray:
     allowed = K.BANDIT_NAMES + (LINEUP_RANDOM,)
     for b in names:
         if b not in allowed:
-            raise FieldError("lineup", f"unknown bandit {b!r}; allowed: {', '.join(allowed)}")
+            raise FieldError("lineup", f"unknown bandit {b!r}; allowed: {', '.join(allowed)}"
+                                         f"{did_you_mean(b, allowed)}")
     named = [b for b in names if b != LINEUP_RANDOM]
     for b in named:
         if named.count(b) > 1:
@@ -313,7 +315,8 @@ def _check_policies(players: int, policies) -> tuple[tuple, dict]:
         elif catalog.is_policy(p):
             label = p
         else:
-            raise FieldError("policies", f"unknown policy {p!r}; allowed: {allowed}")
+            raise FieldError("policies", f"unknown policy {p!r}; allowed: {allowed}"
+                                           f"{did_you_mean(p, catalog.POLICY_NAMES)}")
         labels.append(label)
     return tuple(labels), functions
 
@@ -328,7 +331,8 @@ def _check_params(params, policies: tuple, functions: dict) -> tuple:
         field = f"params.{policy}"
         if not catalog.is_policy(policy) and policy not in functions:
             raise FieldError(field, f"unknown policy; allowed: "
-                                      f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}")
+                                      f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
+                                      f"{did_you_mean(policy, catalog.POLICY_NAMES)}")
         if not isinstance(values, dict):
             raise FieldError(field, f"must be a table of parameters by name, got {values!r}")
         try:

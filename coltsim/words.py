@@ -1,7 +1,11 @@
 """Names for people of what the engine, traces and tables name in snake_case: bandits, cards,
-round cards, turns, cars and loot.  Plain Python (the trace renderer and the reports share it).
+round cards, turns, cars and loot; and the nearest allowed name to a misspelt one, for the
+messages that refuse it.  Plain Python (the trace renderer, the reports and every check of a
+name or key share it).
 """
 from __future__ import annotations
+
+import difflib
 
 from . import constants as K
 
@@ -51,3 +55,14 @@ def seat_label(order: int) -> str:
     """A seat counted clockwise from the First Player of round 1 (the reports' one name for a
     seat): ``0`` -> ``"First Player"``, ``2`` -> ``"First Player +2"``."""
     return "First Player" if order == 0 else f"First Player +{order}"
+
+
+def did_you_mean(name, allowed) -> str:
+    """The end of a message refusing ``name``: ``"; did you mean 'gunslinger_bonus'?"`` naming
+    the nearest of ``allowed`` (``difflib.get_close_matches``, ignoring case), or ``""`` when
+    none is close (or ``name`` is not a string)."""
+    if not isinstance(name, str):
+        return ""
+    by_lower = {str(a).lower(): str(a) for a in allowed}
+    close = difflib.get_close_matches(name.lower(), by_lower, n=1)
+    return f"; did you mean {by_lower[close[0]]!r}?" if close else ""

@@ -175,7 +175,53 @@ def test_an_experiment_error_stops_the_command_line_with_one_line(tmp_path, caps
         err = capsys.readouterr().err.strip()
         assert err == (f"coltsim {command[0]}: error: {bad}: sweep.policies: unknown policy "
                        f"'randm'; allowed: {', '.join(POLICY_NAMES)} or "
-                       f"\"package.module:function\"")
+                       f"\"package.module:function\"; did you mean 'random'?")
+
+
+def test_a_misspelt_rule_option_stops_coltsim_run_with_the_nearest_option(tmp_path, capsys):
+    from coltsim.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD.replace("neutral_bullets = 13", "gunslinger_bonsu = 0"))
+    assert main(["run", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"coltsim run: error: {bad}: rules.gunslinger_bonsu: unknown key; "
+                          "allowed: neutral_bullets, ")
+    assert err.endswith("; did you mean 'gunslinger_bonus'?")
+
+
+@pytest.mark.parametrize("old, new, key, near", [
+    ('seed = 7', 'sede = 7', "sede", "seed"),  # an experiment key
+    ('[sweep]', '[sweep]\nplayer = [3]', "sweep.player", "players"),
+    ('policies = ["random"]', 'policies = ["randon"]', "sweep.policies", "random"),
+    ('"ghost", "belle", "tuco", "doc"', '"ghost", "bele", "tuco", "doc"', "settings[0].lineup",
+     "belle"),  # a bandit of a line-up
+    ('seed = 7', 'seed = 7\nfocus = "chayenne"', "focus", "cheyenne"),
+    ('seed = 7', 'seed = 7\nladder = ["random", "planer"]', "ladder", "planner"),
+    ('analyses = ["balance", "compare"]', 'analyses = ["balance", "compar"]', "analyses",
+     "compare"),
+    ('seed = 7', 'seed = 7\nbackend = "lokky"', "backend", "loky"),
+    ('neutral_bullets = 13', 'station = "pickpocketin"', "rules.station", "pickpocketing"),
+    ('[rules]', '[policy_params.rollot]\nbudget = 2\n[rules]', "policy_params.rollot",
+     "rollout"),
+    ('[rules]', '[policy_params.rollout]\nbudgt = 2\n[rules]', "policy_params.rollout",
+     "budget"),  # a policy's parameter
+])
+def test_a_misspelt_name_suggests_the_nearest_allowed_one(old, new, key, near):
+    mistake_names(GOOD, old, new, key, ["allowed:"])
+    assert error_of(GOOD.replace(old, new, 1)).endswith(f"; did you mean {near!r}?")
+
+
+@pytest.mark.parametrize("old, new", [
+    ('seed = 7', 'seed = 7\nxyzzy = 3'),
+    ('policies = ["random"]', 'policies = ["xyzzy"]'),
+    ('seed = 7', 'seed = 7\nfocus = "xyzzy"'),
+])
+def test_a_name_far_from_every_allowed_one_gets_no_suggestion(old, new):
+    message = error_of(GOOD.replace(old, new, 1))
+    assert "'xyzzy'" in message or ": xyzzy: " in message
+    assert "allowed:" in message and "did you mean" not in message
 
 
 # --- each class of mistake ---------------------------------------------------------------------

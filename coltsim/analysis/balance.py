@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..words import did_you_mean
 from .design import design_of
 from .frames import BANDITS, as_results, column_codes, win_share
 from ._common import bandit_sorted, grouped, rate_rows, sd_from_sums, unit_columns, \
@@ -342,6 +343,7 @@ _EFFECT_VALUES = ("bandit", "estimate", "se", "lo", "hi", "p_value", "n", "p_adj
 # --- helpers -----------------------------------------------------------------------------------
 def _outcome(p: pd.DataFrame, outcome: str) -> np.ndarray:
     if outcome not in p:
-        raise ValueError(f"unknown outcome {outcome!r}; allowed: win, score, loot, shots, ...")
+        raise ValueError(f"unknown outcome {outcome!r}; allowed: win, score, loot, shots, ..."
+                         f"{did_you_mean(outcome, p.columns)}")
     return p[outcome].to_numpy(np.float64)
 

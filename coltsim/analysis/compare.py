@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..words import seat_label
+from ..words import did_you_mean, seat_label
 from .design import design_of
 from .frames import BANDITS, as_results, column_codes, setting_mask, setting_order, win_share
 from ._common import with_adjustment
@@ -75,7 +75,8 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL,
     known = set(setting_order(f))
     for s in (baseline, other):
         if s not in known:
-            raise ValueError(f"unknown setting {s!r}; allowed: {', '.join(sorted(known))}")
+            raise ValueError(f"unknown setting {s!r}; allowed: {', '.join(sorted(known))}"
+                             f"{did_you_mean(s, sorted(known))}")
     design = design_of(f).settings.set_index("setting")
     rows = []
 

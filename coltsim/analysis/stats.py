@@ -21,6 +21,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..words import did_you_mean
+
 LEVEL = 0.95
 CORRECTIONS = {
     "holm": "Holm-Bonferroni (controls the family-wise error rate)",
@@ -272,7 +274,8 @@ def adjust(pvalues, method: str = "holm") -> np.ndarray:
         return benjamini_hochberg(pvalues)
     if method == "none":
         return np.asarray(pvalues, dtype=np.float64).copy()
-    raise ValueError(f"unknown correction {method!r}; allowed: {', '.join(CORRECTIONS)}")
+    raise ValueError(f"unknown correction {method!r}; allowed: {', '.join(CORRECTIONS)}"
+                     f"{did_you_mean(method, CORRECTIONS)}")
 
 
 # --- least squares ---------------------------------------------------------------------------

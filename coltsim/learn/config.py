@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..setting import FieldError, check_rules
+from ..words import did_you_mean
 
 START_POLICIES = ("planner", "learned", "greedy")  # who plays the first iteration's games
 # A mixed training (``mix``) plays each chunk of games at a table drawn from these: a player
@@ -74,7 +75,8 @@ class TrainConfig:
             raise FieldError("margin", f"must be a number from 0 to 10, got {self.margin!r}")
         if self.start not in START_POLICIES:
             raise FieldError("start", f"unknown policy {self.start!r}; allowed: "
-                                      f"{', '.join(START_POLICIES)}")
+                                      f"{', '.join(START_POLICIES)}"
+                                      f"{did_you_mean(self.start, START_POLICIES)}")
         hidden = tuple(self.hidden)
         if len(hidden) > 2 or not all(isinstance(h, int) and not isinstance(h, bool)
                                       and 1 <= h <= MAX_HIDDEN for h in hidden):

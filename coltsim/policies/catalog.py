@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..constants import N_PARAMS
+from ..words import did_you_mean
 
 USER_POLICY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")  # "package.module:function"
 
@@ -277,7 +278,8 @@ def param_vector(name: str, params: dict | None = None) -> np.ndarray:
     for key in params:
         if key not in allowed:
             raise ValueError(f"policy {name!r} has no parameter {key!r}; allowed: "
-                             f"{', '.join(allowed) if allowed else 'none'}")
+                             f"{', '.join(allowed) if allowed else 'none'}"
+                             f"{did_you_mean(key, allowed)}")
         if key in files and not (isinstance(params[key], str) and params[key]):
             raise ValueError(f"policy {name!r}: {key} must name a file, got {params[key]!r}")
     row = np.zeros(N_PARAMS)
@@ -290,7 +292,8 @@ def _value(policy: str, p: Param, value) -> float:
     if p.choices:
         if value not in p.choices:
             raise ValueError(f"policy {policy!r}: {p.name} must be one of "
-                             f"{', '.join(p.choices)}, got {value!r}")
+                             f"{', '.join(p.choices)}, got {value!r}"
+                             f"{did_you_mean(value, p.choices)}")
         return float(p.choices.index(value))
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not math.isfinite(value):

@@ -26,6 +26,7 @@ from .catalog import (
     I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
     default_policy, param_names, param_vector,
 )
+from ..words import did_you_mean
 from .weights import load_net, shipped_net, table
 
 USER = "user:"  # user policy k of a table (Seats.functions[k]) has the chooser code "user:k"
@@ -66,7 +67,7 @@ def load_user_policy(spec: str):
     """Import ``"package.module:function"`` and return the compiled function."""
     if not USER_POLICY.match(spec):
         raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(POLICY_NAMES)} "
-                         f"or \"package.module:function\"")
+                         f"or \"package.module:function\"{did_you_mean(spec, POLICY_NAMES)}")
     module_name, func_name = spec.split(":")
     try:
         module = importlib.import_module(module_name)
@@ -127,7 +128,8 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
                              f"to numbers, got {values!r}")
         if name not in POLICY_NAMES and not USER_POLICY.match(str(name)):
             raise ValueError(f"params given for unknown policy {name!r}; allowed: "
-                             f"{', '.join(POLICY_NAMES)} or \"package.module:function\"")
+                             f"{', '.join(POLICY_NAMES)} or \"package.module:function\""
+                             f"{did_you_mean(name, POLICY_NAMES)}")
         param_vector(name, values)
     matrix = np.zeros((players, N_PARAMS))
     names = []

@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from .. import constants as K
 from ..results import ROUND_CARDS, STATIONS, Results, game_columns, player_columns
+from ..words import did_you_mean
 from .options import check_folder
 from .storage import (
     GAMES, MANIFEST, PLAYERS, REMEDY, TABLES, ResultsError, read_chunk_file, read_manifest,
@@ -132,7 +133,7 @@ def load_results(folder, settings=None, columns=None) -> Results:
         for sid in wanted:
             if sid not in known:
                 raise ResultsError(f"no setting {sid!r} in {folder}; it holds: "
-                                   f"{', '.join(known) or 'none'}")
+                                   f"{', '.join(known) or 'none'}{did_you_mean(sid, known)}")
     entries = {sid: manifest["settings"][sid] for sid in wanted}
     policy_names = list(dict.fromkeys(p for e in entries.values() for p in e["policies"]))
     rounds = max((e["rules"]["rounds"] for e in entries.values()), default=1)

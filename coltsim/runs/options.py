@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..setting import FieldError, Setting
+from ..words import did_you_mean
 
 BACKENDS = ("loky", "threading", "dask")  # joblib processes, threads, a Dask cluster
 MAX_GAMES = 10**9  # per setting
@@ -131,7 +132,7 @@ def check_backend(backend, scheduler=None) -> str:
     ``dask.distributed`` client)."""
     if backend not in BACKENDS:
         raise FieldError("backend", f"unknown backend {backend!r}; allowed: "
-                                    f"{', '.join(BACKENDS)}")
+                                    f"{', '.join(BACKENDS)}{did_you_mean(backend, BACKENDS)}")
     if scheduler is not None:
         if backend != "dask":
             raise FieldError("scheduler", f"only used with backend 'dask' (backend is "

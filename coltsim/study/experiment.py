@@ -81,6 +81,7 @@ from ..runs.options import (
     BACKENDS, check_backend, check_games, check_seed, check_storable, check_workers,
 )
 from ..setting import FieldError, Setting, make_setting, played_settings
+from ..words import did_you_mean
 
 # The analyses an experiment can ask for: each is a topic of the report, the module of its name
 # in coltsim/study/report/sections/ (by default, the question first: report.build).
@@ -328,7 +329,8 @@ def _known_keys(source: str, where: str, table: dict, allowed) -> None:
     for key in table:
         if key not in allowed:
             path = f"{where}.{key}" if where else key
-            raise ExperimentError(f"{source}: {path}: unknown key; allowed: {', '.join(allowed)}")
+            raise ExperimentError(f"{source}: {path}: unknown key; allowed: {', '.join(allowed)}"
+                                  f"{did_you_mean(key, allowed)}")
 
 
 def _precision(source, precision, max_games, games, keys=("precision", "max_games")):
@@ -359,7 +361,7 @@ def _precision(source, precision, max_games, games, keys=("precision", "max_game
 def _choice(source, key, value, allowed) -> str:
     if value not in allowed:
         raise ExperimentError(f"{source}: {key}: unknown value {value!r}; allowed: "
-                              f"{', '.join(allowed)}")
+                              f"{', '.join(allowed)}{did_you_mean(value, allowed)}")
     return value
 
 
@@ -372,7 +374,7 @@ def _analyses(source, value) -> tuple:
     for a in value:
         if a not in ANALYSES:
             raise ExperimentError(f"{source}: analyses: unknown analysis {a!r}; allowed: "
-                                  f"{', '.join(ANALYSES)}")
+                                  f"{', '.join(ANALYSES)}{did_you_mean(a, ANALYSES)}")
     return tuple(dict.fromkeys(value))
 
 
@@ -386,7 +388,8 @@ def _ladder(source, value) -> tuple:
                               f"first, e.g. [\"greedy\", \"rollout\"]; allowed: {allowed}")
     for p in value:
         if not catalog.is_policy(p):
-            raise ExperimentError(f"{source}: ladder: unknown policy {p!r}; allowed: {allowed}")
+            raise ExperimentError(f"{source}: ladder: unknown policy {p!r}; allowed: {allowed}"
+                                  f"{did_you_mean(p, catalog.POLICY_NAMES)}")
         if value.count(p) > 1:
             raise ExperimentError(f"{source}: ladder: {p!r} is listed twice")
     return tuple(value)
@@ -404,7 +407,7 @@ def _focus(source, value) -> tuple:
     for name in names:
         if name not in K.BANDIT_NAMES:
             raise ExperimentError(f"{source}: focus: unknown bandit {name!r}; allowed: "
-                                  f"{allowed}")
+                                  f"{allowed}{did_you_mean(name, K.BANDIT_NAMES)}")
         if names.count(name) > 1:
             raise ExperimentError(f"{source}: focus: {name!r} is listed twice")
     return tuple(names)

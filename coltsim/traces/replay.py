@@ -14,6 +14,7 @@ from pathlib import Path
 from ..runs import storage
 from ..runs.runner import setting_from_entry
 from ..setting import FieldError, Setting
+from ..words import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,10 @@ def run_game(folder, game: int, setting: str | None = None,
         matches = [sid for sid, ns in known.items() if setting == sid or setting in ns]
         if len(matches) != 1:
             what = "no setting" if not matches else f"{len(matches)} settings are named"
+            near = "" if matches else did_you_mean(
+                setting, [n for sid, ns in known.items() for n in (sid, *ns)])
             raise FieldError("setting", f"{what} {setting!r} in {folder}; allowed (an id or a "
-                                        f"name): {choices}")
+                                        f"name): {choices}{near}")
         sid = matches[0]
     entry = entries[sid]
     games = entry.get("games", 0)

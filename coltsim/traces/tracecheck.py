@@ -45,6 +45,7 @@ from collections import Counter
 
 from .. import constants as K
 from ..setting import MAX_PLAYERS, MIN_PLAYERS
+from ..words import did_you_mean
 
 _FIELDS = {
     "setup": {"rules_version": str, "coltsim_version": str, "seed": int, "game_index": int,
@@ -94,12 +95,13 @@ class _Checker:
     def fields(self, i, line) -> bool:
         kind = line.get("type")
         if not isinstance(kind, str) or kind not in _FIELDS:
-            self.fail(i, f"unknown type {kind!r}")
+            self.fail(i, f"unknown type {kind!r}{did_you_mean(kind, _FIELDS)}")
             return False
         ok = self.typed(i, kind, line, _FIELDS[kind])
         if ok and kind == "plan":
             if line["choice"] not in _CHOICE_FIELDS:
-                self.fail(i, f"plan.choice should be one of {sorted(_CHOICE_FIELDS)}")
+                self.fail(i, f"plan.choice should be one of {sorted(_CHOICE_FIELDS)}"
+                             f"{did_you_mean(line['choice'], _CHOICE_FIELDS)}")
                 return False
             ok = self.typed(i, kind, line, _CHOICE_FIELDS[line["choice"]])
         return ok and self.named(i, kind, line) and (kind != "setup" or self.counted(line))
@@ -115,7 +117,7 @@ class _Checker:
             unknown = [v for v in flat if v not in allowed]
             if unknown:
                 self.fail(i, f"{kind}.{name}: unknown {unknown[0]!r}; allowed: "
-                             f"{', '.join(allowed)}")
+                             f"{', '.join(allowed)}{did_you_mean(unknown[0], allowed)}")
                 return False
         return True
 

@@ -33,6 +33,7 @@ from ...runs.lock import folder_lock
 from ...runs.load import load_results
 from ...runs.storage import REPORT_DATA, read_manifest
 from ...setting import changed_file, played_settings
+from ...words import did_you_mean
 from ..experiment import ANALYSES, Experiment, load_experiment
 from . import render, sections
 from .context import DPI, Context, Writer
@@ -80,10 +81,12 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
                      or default_analyses(design))
     for a in analyses:
         if a not in ANALYSES:
-            raise ValueError(f"unknown analysis {a!r}; allowed: {', '.join(ANALYSES)}")
+            raise ValueError(f"unknown analysis {a!r}; allowed: {', '.join(ANALYSES)}"
+                             f"{did_you_mean(a, ANALYSES)}")
     correction = correction or (experiment.correction if experiment else "holm")
     if correction not in CORRECTIONS or correction == "none":
-        raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh")
+        raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh"
+                         f"{did_you_mean(correction, ('holm', 'bh'))}")
 
     ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses,
                   focus=experiment.focus if experiment else ())

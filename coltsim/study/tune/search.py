@@ -25,6 +25,7 @@ from ...runs.options import check_games, check_seed
 from ...runs.options import check_storable, check_workers
 from ...runs.runner import simulate
 from ...setting import FieldError, Setting, make_setting
+from ...words import did_you_mean
 from ..experiment import Experiment, ExperimentError, parse_experiment, read_file, read_toml
 from ..labels import setting_names
 from ..report import formatting as fmt
@@ -101,7 +102,7 @@ def make_search(settings, option: str, values, objective: str = DEFAULTS["object
     options = [f.name for f in dataclasses.fields(Rules)]
     if option not in options:
         raise FieldError("option", f"unknown rule option {option!r}; allowed: "
-                                   f"{', '.join(options)}")
+                                   f"{', '.join(options)}{did_you_mean(option, options)}")
     if not isinstance(values, (list, tuple)) or len(values) < 2:
         raise FieldError("values", f"give at least two values of {option} to choose from, got "
                                    f"{values!r}")
@@ -146,7 +147,7 @@ def make_search(settings, option: str, values, objective: str = DEFAULTS["object
 def _objective(settings, kind, bandit, target) -> Objective:
     if kind not in OBJECTIVES:
         raise FieldError("objective", f"unknown objective {kind!r}; allowed: "
-                                      f"{', '.join(OBJECTIVES)}")
+                                      f"{', '.join(OBJECTIVES)}{did_you_mean(kind, OBJECTIVES)}")
     if kind == "spread":
         for name, value in (("bandit", bandit), ("target", target)):
             if value is not None:
@@ -154,7 +155,8 @@ def _objective(settings, kind, bandit, target) -> Objective:
         return Objective("spread")
     if bandit not in K.BANDIT_NAMES:
         raise FieldError("bandit", f"objective win_rate needs the bandit whose win rate is "
-                                   f"tuned; allowed: {', '.join(K.BANDIT_NAMES)}, got {bandit!r}")
+                                   f"tuned; allowed: {', '.join(K.BANDIT_NAMES)}, got {bandit!r}"
+                                   f"{did_you_mean(bandit, K.BANDIT_NAMES)}")
     for s in settings:
         if isinstance(s.lineup, tuple) and bandit not in s.lineup and "random" not in s.lineup:
             raise FieldError("bandit", f"{bandit} does not play in setting {s.label or s.id} "
@@ -511,7 +513,7 @@ def loads_tune(text: str, source: str = "<string>", games: int | None = None,
     for key in table:
         if key not in TUNE_KEYS:
             raise ExperimentError(f"{source}: tune.{key}: unknown key; allowed: "
-                                  f"{', '.join(TUNE_KEYS)}")
+                                  f"{', '.join(TUNE_KEYS)}{did_you_mean(key, TUNE_KEYS)}")
     if "option" not in table:
         raise ExperimentError(f"{source}: tune.option: missing; name the rule option to tune, "
                               "e.g. option = \"gunslinger_bonus\"")
