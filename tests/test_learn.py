@@ -10,12 +10,11 @@ from coltsim.cli import main
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.learn.config import TrainConfig
 from coltsim.learn.fit import _Perceptron, fit, fit_options, targets
-from coltsim.learn.train import TEACHER, Trainer, train
+from coltsim.learn.train import Trainer, teacher_params, train
 from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
 from coltsim.policies import resolve_policies
 from coltsim.policies.encoding import ENCODE_W, N_INPUTS, input_names
 from coltsim.policies.net import WORK_W, net_values
-from coltsim.policies.catalog import param_vector
 from coltsim.policies.recording import (
     M_GAME, M_N, M_OPTION, M_OPTIONS, Y_MEAN, Y_N, Y_VISITS, new_recorder,
 )
@@ -208,7 +207,7 @@ def test_a_full_recorder_says_so_and_exploring_changes_the_games():
 
 
 def _teacher(budget=16):
-    return param_vector("ismcts", dict(TEACHER, budget=budget)), shipped_net()
+    return teacher_params(4, budget), shipped_net()
 
 
 def test_a_search_labels_every_option_of_a_decision_and_the_games_play_on_unchanged():

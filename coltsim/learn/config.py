@@ -22,6 +22,14 @@ MIX_RULES = (
     ("neutral_bullets", (-1, 6)),
     ("abilities", ((),)),
 )
+# The teacher search at each player count (its budget is the training's ``teacher``), an
+# ``ismcts`` of every option with planners as its models (recording.TEACHER_MODEL): up to 4
+# players the top rung's horizon and leaf (the end of the round, valued by the iteration's
+# network); at 5 and 6 players two rounds played and scored as the game would end there, where
+# the shipped value (trained at 4 players) made the search no better than a planner
+# (docs/strength-history.md).
+TEACHERS = {players: {"horizon": 1, "leaf": "learned"} if players <= 4
+            else {"horizon": 2, "leaf": "score"} for players in range(2, 7)}
 # The tables a mixed training's networks are matched at (against planners and their
 # predecessor): its answer is the mean over them of the share won over the fair share.
 MIX_MATCHES = ((4, {}), (3, {}), (5, {}), (6, {}), (2, {}), (4, {"rounds": 3}))
@@ -105,4 +113,7 @@ class TrainConfig:
 
     def identity(self) -> dict:
         """What its folder must hold the same (``iterations`` only says when to stop)."""
-        return {k: v for k, v in self.as_dict().items() if k != "iterations"}
+        identity = {k: v for k, v in self.as_dict().items() if k != "iterations"}
+        if self.teacher:
+            identity["teachers"] = {str(p): t for p, t in TEACHERS.items()}
+        return identity

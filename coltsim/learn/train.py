@@ -18,8 +18,9 @@ Each iteration ``k`` (1, 2 ...):
      Each label is the outcome of one game, noisy; the noise averages out over the hundreds of
      thousands of positions a fit sees (Monte-Carlo returns, as in TD-Gammon and DouZero).
    - **by a search** (``teacher`` playouts): each recorded decision is searched by ``ismcts``
-     (``TEACHER``: planners as its models, the iteration's network as its leaf value at the end
-     of the round) and every option is recorded with the search's mean outcome of it (Expert
+     (config.TEACHERS: planners as its models; up to 4 players the iteration's network as its
+     leaf value at the end of the round, at 5 and 6 two rounds played and scored) and every
+     option is recorded with the search's mean outcome of it (Expert
      Iteration: the teacher improves with the student it is given as its leaf).
 
    The games are played in chunks through the runner's backends (runs.runner), so the same
@@ -71,16 +72,12 @@ from ..runs.runner import play_chunks
 from ..runs.match import play_table
 from ..setting import FieldError, make_setting
 from ..policies.catalog import param_vector
-from .config import MIX_MATCHES, MIX_PLAYERS, MIX_RULES, TrainConfig
+from .config import MIX_MATCHES, MIX_PLAYERS, MIX_RULES, TEACHERS, TrainConfig
 from .fit import fit, fit_options
 
 CHUNK = 2000  # games per chunk
 ROWS_PER_GAME = 160  # room for a game's recorded positions at a share of 1 (grown if short)
 OPTIONS_PER_DECISION = 6  # rows a decision labelled by a search takes, about (grown if short)
-# The teacher search (its budget is the training's ``teacher``): the top rung's horizon and leaf
-# (catalog.LADDER), every option searched; its models are recording.TEACHER_MODEL's.
-TEACHER = {"opponents": "planner", "playout": "planner", "horizon": 1, "leaf": "learned",
-           "width": 0}
 
 
 @dataclass(frozen=True)
@@ -161,7 +158,7 @@ class Trainer:
         rows = [n if n is not None else seats.nets[p] if seats.nets[p].any() else None
                 for p, n in enumerate(nets)]
         if teacher is not None:
-            teacher = (param_vector("ismcts", dict(TEACHER, budget=self.c.teacher)), teacher)
+            teacher = (teacher_params(players, self.c.teacher), teacher)
         return TableJob(self.c.seed if seed is None else seed, s.lineups(), seats.seat_policy,
                         seats.params, table(rows, players), s.rules.to_array(),
                         seats.choosers, s.n_bandits, float(share),
@@ -352,6 +349,12 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
         f"on {config.report_deals:,} deals it was not chosen on; to play it, in an experiment "
         f"file: [policy_params.learned] weights = \"{weights}\"")
     return about
+
+
+def teacher_params(players: int, budget: int):
+    """The teacher's ``ismcts`` parameter row at ``players`` players (config.TEACHERS)."""
+    return param_vector("ismcts", dict(TEACHERS[players], budget=budget, opponents="planner",
+                                       playout="planner", width=0))
 
 
 def chunk_names(k: int, games: int) -> list[str]:
