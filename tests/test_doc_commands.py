@@ -109,11 +109,14 @@ RUNS = {
     "coltsim trace ... \\| coltsim show -": ("", "coltsim trace --seed 7 | coltsim show -"),
     "coltsim bench [--players N] [--games N] [--policy NAME] [--json]":
         ("", "coltsim bench --players 3 --games 2000 --policy random --json --no-compile"),
-    "coltsim train FOLDER [--players N] [--rules JSON] [--iterations N] [--games N] "
-    "[--hidden linear\\|64,32] [--seed N] [--workers K]":
-        (BY_HAND, "coltsim train {out} --players 3 --rules '{{\"hand_size\": 7}}' --iterations 1 "
-                  "--games 40 --hidden linear --seed 1 --workers 1 --share 0.5 --match-deals 2 "
-                  "--report-deals 2 --quiet"),
+    "coltsim train FOLDER [--players N] [--rules JSON] [--teacher N] [--iterations N] "
+    "[--games N] [--hidden linear\\|64,32] [--seed N] [--workers K]":
+        (BY_HAND, "coltsim train {out} --players 3 --rules '{{\"hand_size\": 7}}' --teacher 4 "
+                  "--iterations 1 --games 40 --hidden linear --seed 1 --workers 1 --share 0.5 "
+                  "--match-deals 2 --report-deals 2 --quiet"),
+    "coltsim train FOLDER --mix --teacher N":
+        (BY_HAND, "coltsim train {out} --mix --teacher 4 --iterations 1 --games 40 --workers 1 "
+                  "--share 0.5 --match-deals 2 --report-deals 2 --quiet"),
     "coltsim train FOLDER": (BY_HAND, "coltsim train {out} --iterations 1 --games 40 --share 0.5 "
                                       "--match-deals 2 --report-deals 2 --workers 1 --quiet"),
     "coltsim train FOLDER --iterations 2":

@@ -335,7 +335,7 @@ def test_a_training_folder_refuses_another_configuration_in_one_line(tmp_path, c
 
 def test_train_refuses_bad_options_in_one_line(tmp_path, capsys):
     for flags, words in ((["--hidden", "64,x"], "--hidden"), (["--share", "0"], "share"),
-                         (["--teacher", "-3"], "teacher"),
+                         (["--teacher", "-3"], "teacher"), (["--mix", "--players", "5"], "mix"),
                          (["--start", "ismcts"], "start"), (["--players", "7"], "players"),
                          (["--hidden", "999"], "hidden")):
         code = main(["train", str(tmp_path / "x"), *flags, "--quiet"])

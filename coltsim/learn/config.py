@@ -95,6 +95,9 @@ class TrainConfig:
             check_count(self.teacher, "teacher", MAX_BUDGET)
         if not isinstance(self.mix, bool):
             raise FieldError("mix", f"must be true or false, got {self.mix!r}")
+        if self.mix and (self.players != 4 or self.rules):
+            raise FieldError("mix", "draws the player count and the rule options of each chunk"
+                                    "; give --mix or --players/--rules, not both")
         if not isinstance(self.players, int) or not 3 <= self.players <= 6:
             raise FieldError("players", f"must be 3 to 6 (one bandit per player), got "
                                         f"{self.players!r}")
