@@ -49,7 +49,7 @@ SECTIONS = {
                    "time is the machine's as much as coltsim's."),
 }
 # The scripts' own files: file stem -> (heading, renderer name).
-SCRIPT_FILES = ("search_cost", "default_players", "learning_curves")
+SCRIPT_FILES = ("search_cost", "default_players", "teachers", "learning_curves")
 
 INTRO = """\
 # Benchmarks
@@ -82,7 +82,8 @@ The scripts (each prints its figures; `--json` for a line to keep):
 - `benchmarks/cold_quickstart.py`: the quickstart from an empty cache, as a whole process;
 - `benchmarks/planner_projection.py`: what reading the rules through the engine would cost the
   planner (its decision against the engine's projection of its options);
-- `benchmarks/search_cost.py`, `benchmarks/default_players.py`, `benchmarks/learning_curves.py`:
+- `benchmarks/search_cost.py`, `benchmarks/default_players.py`, `benchmarks/teachers.py`,
+  `benchmarks/learning_curves.py`:
   strength against cost of the searches, the default player at every table, the learning curves
   of its value (their own results files, below).
 """
@@ -303,8 +304,25 @@ def learning_curves_section(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def teachers_section(rows: list[dict]) -> str:
+    out = ["## The teacher search at every player count\n",
+           "`benchmarks/results/teachers.jsonl`, appended by "
+           "`python benchmarks/teachers.py PLAYERS`: one `ismcts` seat of 64 playouts (planners "
+           "as its models, every option searched) against planners, every seat rotation, 95% "
+           "intervals over deals; how its playouts end: `h1L` the round's end valued by the "
+           "shipped network, `h1` the round's end scored, `h2` two rounds scored, `h0` the "
+           "game's end.\n"]
+    out.append(table(["players", "playouts end", "deals", "seed", "share (95%)", "fair share",
+                      "x fair", "s"],
+                     [[str(r["players"]), f"`{r['config']}`", number(r["deals"]), str(r["seed"]),
+                       interval(r, "lo", "hi"), f"{r['fair']:.3f}", f"{r['ratio']:.2f}",
+                       number(r["seconds"])]
+                      for r in sorted(rows, key=lambda r: (r["players"], r["config"]))]))
+    return "\n".join(out)
+
+
 RENDERERS = {"search_cost": search_cost_section, "default_players": default_players_section,
-             "learning_curves": learning_curves_section}
+             "teachers": teachers_section, "learning_curves": learning_curves_section}
 
 
 def generic_section(stem: str, rows: list[dict]) -> str:
