@@ -49,7 +49,8 @@ SECTIONS = {
                    "time is the machine's as much as coltsim's."),
 }
 # The scripts' own files: file stem -> (heading, renderer name).
-SCRIPT_FILES = ("search_cost", "default_players", "teachers", "learning_curves")
+SCRIPT_FILES = ("search_cost", "default_players", "teachers", "search_training",
+                "learning_curves")
 
 INTRO = """\
 # Benchmarks
@@ -83,7 +84,7 @@ The scripts (each prints its figures; `--json` for a line to keep):
 - `benchmarks/planner_projection.py`: what reading the rules through the engine would cost the
   planner (its decision against the engine's projection of its options);
 - `benchmarks/search_cost.py`, `benchmarks/default_players.py`, `benchmarks/teachers.py`,
-  `benchmarks/learning_curves.py`:
+  `benchmarks/search_training.py`, `benchmarks/learning_curves.py`:
   strength against cost of the searches, the default player at every table, the learning curves
   of its value (their own results files, below).
 """
@@ -321,8 +322,35 @@ def teachers_section(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def search_training_section(rows: list[dict]) -> str:
+    out = ["## Trainings by a search\n",
+           "`benchmarks/results/search_training.jsonl`, appended by "
+           "`python benchmarks/search_training.py FOLDER` from a training of `coltsim train "
+           "--teacher N --mix`: each iteration's fit (held-out decisions: agreement with the "
+           "search's choice, the search's value given up per decision) and its network's share "
+           "over the fair share in one seat against planners on the selection deals (the "
+           "training's seed + 1, every seat rotation); the networks are in "
+           "`benchmarks/results/nets/`.\n"]
+    tables = list(dict.fromkeys((t["players"], json.dumps(t["rules"]))
+                                for r in rows for t in r["tables"]))
+    heads = [f"{p} players" + (f" {json.loads(k)}" if k != "{}" else "") for p, k in tables]
+    body = []
+    for r in rows:
+        by = {(t["players"], json.dumps(t["rules"])): t for t in r["tables"]}
+        teachers = r["teachers"] if isinstance(r["teachers"], str) else ", ".join(
+            f"{p}: {t['horizon'] or 'end'}/{t['leaf']}" for p, t in r["teachers"].items())
+        body.append([str(r["iteration"]), r["net"][:12], teachers,
+                     number(r["fit"]["rows"] + r["fit"]["held_out"]),
+                     f"{r['fit']['agree']:.3f}", f"{r['fit']['regret']:.4f}"]
+                    + [f"{by[k]['planner']:.2f}" if k in by else "—" for k in tables])
+    out.append(table(["iteration", "network", "teacher (players: horizon/leaf)", "options",
+                      "agreement", "regret"] + heads, body))
+    return "\n".join(out)
+
+
 RENDERERS = {"search_cost": search_cost_section, "default_players": default_players_section,
-             "teachers": teachers_section, "learning_curves": learning_curves_section}
+             "teachers": teachers_section, "search_training": search_training_section,
+             "learning_curves": learning_curves_section}
 
 
 def generic_section(stem: str, rows: list[dict]) -> str:
