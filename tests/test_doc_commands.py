@@ -158,13 +158,24 @@ RUNS = {
         (SLOW, "python scripts/stale_reports.py {report}/.. --strict"),
     "python scripts/stale_reports.py --record":
         (SLOW, "python scripts/stale_reports.py {report}/.. --record"),
+    "coltsim train FOLDER --teacher 64 --mix --start learned --hidden 64,32 --games 40000 "
+    "--share 0.25 --seed 20261204":
+        (BY_HAND, "coltsim train {out} --teacher 4 --mix --start learned --hidden 8 --games 40 "
+                  "--share 0.5 --seed 20261204 --iterations 1 --match-deals 2 --report-deals 2 "
+                  "--workers 1 --quiet"),
+    "python benchmarks/teachers.py PLAYERS":
+        (BY_HAND, "python benchmarks/teachers.py 3 h1 --deals 2 --results {out}.jsonl"),
+    "python benchmarks/search_training.py FOLDER":
+        (SKIP, "needs the folder of a training by a search; its rows in benchmarks/results/ "
+               "were made by it"),
     "python scripts/search_strength.py --games 300 --seed 1 --budgets 8 16 32 64 128 256 512":
         (BY_HAND, "python scripts/search_strength.py --games 2 --seed 1 --budgets 8 "
                   "--rollout-budget 4"),
 }
 # Spans that name a command in a sentence (a command and a flag, or an elided argument).
 MENTIONS = {"coltsim simulate --out DIR", "coltsim report --repair", "python benchmarks/...",
-            "coltsim trace --from --setting", "coltsim train --rules", "coltsim COMMAND --help"}
+            "coltsim trace --from --setting", "coltsim train --rules", "coltsim COMMAND --help",
+            "coltsim train --players", "coltsim train --teacher N"}
 
 
 def doc_command_lines() -> dict:
