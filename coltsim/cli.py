@@ -241,7 +241,8 @@ def _tournament(args) -> None:
 
     t0 = time.perf_counter()
     with _announcing():
-        df = tournament_file(args.experiment, games=args.games, workers=args.workers)
+        df = tournament_file(args.experiment, games=args.games, workers=args.workers,
+                             progress=not args.quiet)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"({time.perf_counter() - t0:.1f} s)")
@@ -334,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, help="deals per table (overrides the file)")
     _workers_flags(p, "parallel workers (default: the file's, else every core)")
     p.add_argument("--csv", help="also write the table to this CSV file")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_tournament)
 
     p = sub.add_parser("tune", help="find the value of a rule option that balances the "

@@ -86,9 +86,10 @@ RUNS = {
     "coltsim tune experiments/tune_gunslinger_bonus.toml":
         (SLOW, "coltsim tune experiments/tune_gunslinger_bonus.toml --games 50 --max-games 50 "
                "--out {out}"),
-    "coltsim tournament experiments/policy_ladder.toml [--games N] [--workers K] [--csv FILE]":
+    "coltsim tournament experiments/policy_ladder.toml [--games N] [--workers K] [--csv FILE] "
+    "[--quiet]":
         (BY_HAND, "coltsim tournament experiments/policy_ladder.toml --games 2 --workers 1 "
-                  "--csv {out}.csv"),
+                  "--csv {out}.csv --quiet"),
     "coltsim tournament experiments/policy_ladder.toml":
         (BY_HAND, "coltsim tournament experiments/policy_ladder.toml --games 2"),
     "coltsim run experiments/policy_ladder.toml":

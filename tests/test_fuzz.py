@@ -79,7 +79,7 @@ FLAGS = {  # command -> flag -> values (None: a switch); "{...}" are places in t
     "run": {"--games": GAMES, "--workers": WORKERS, "--out": ["{out}"], "--quiet": None,
             "--replace": None},
     "report": {"--repair": None, "--workers": WORKERS},
-    "tournament": {"--games": GAMES, "--workers": WORKERS,
+    "tournament": {"--games": GAMES, "--workers": WORKERS, "--quiet": None,
                    "--csv": ["{new}/t.csv", "{dir}", "{file}/t.csv"]},
     "bench": {"--players": PLAYERS, "--games": GAMES, "--policy": POLICIES, "--workers": WORKERS,
               "--json": None},

@@ -173,9 +173,12 @@ def test_tournament_command_on_an_experiment_file(tmp_path, capsys):
                     'policies = ["cautious", "aggressive", "random"]\n')
     csv = tmp_path / "out.csv"
     assert main(["tournament", str(path), "--csv", str(csv)]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "styles" in out and "cautious" in out and "aggressive" in out
+    assert "games/s" in err or "game/s" in err  # a progress bar, as a run's
     assert csv.read_text().startswith("table,policy,seats,games,win_rate")
+    assert main(["tournament", str(path), "--quiet"]) == 0
+    assert "game/s" not in capsys.readouterr().err
     assert main(["tournament", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read the experiment file" in capsys.readouterr().err
 

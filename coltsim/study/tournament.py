@@ -38,7 +38,7 @@ def table_label(setting: Setting) -> str:
 
 
 def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None = None,
-               backend: str = "loky", progress: bool = False,
+               backend: str = "loky", progress: bool = True,
                chunk_size: int | None = None) -> pd.DataFrame:
     """Play tables of policies on the same deals with seats rotated; win rates with intervals.
 
@@ -82,8 +82,10 @@ def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None
     return pd.concat(frames, ignore_index=True)
 
 
-def tournament_file(path, games: int | None = None, workers: int | None = None) -> pd.DataFrame:
+def tournament_file(path, games: int | None = None, workers: int | None = None,
+                    progress: bool = True) -> pd.DataFrame:
     """The tournament of an experiment file: its settings are the tables, its seed, games,
     workers and backend the run's (``games`` and ``workers`` override the file's)."""
     e = load_experiment(path).with_overrides(games=games, workers=workers)
-    return tournament(e.settings, e.games, e.seed, workers=e.workers, backend=e.backend)
+    return tournament(e.settings, e.games, e.seed, workers=e.workers, backend=e.backend,
+                      progress=progress)
