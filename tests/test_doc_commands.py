@@ -165,9 +165,9 @@ RUNS = {
                   "--share 0.5 --seed 20261204 --iterations 1 --match-deals 2 --report-deals 2 "
                   "--workers 1 --quiet"),
     "python benchmarks/default_players.py --deals 2000 --seed 20261203 --weights "
-    "benchmarks/results/nets/e30aad4538a9.npz":
+    "benchmarks/results/nets/980e59570475.npz":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 20261203 --weights "
-                  "benchmarks/results/nets/e30aad4538a9.npz --results {out}.jsonl"),
+                  "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
     "python benchmarks/teachers.py PLAYERS":
         (BY_HAND, "python benchmarks/teachers.py 3 h1 --deals 2 --results {out}.jsonl"),
     "python benchmarks/search_training.py FOLDER":
