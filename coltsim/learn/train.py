@@ -35,8 +35,9 @@ Each iteration ``k`` (1, 2 ...):
 
 The training stops after ``iterations`` or as soon as an iteration's network does not beat its
 predecessor (a share at or under the fair one).  The network with the best share against the
-planners (over the fair share) on the selection deals is chosen and then reported on other deals (master seed + 2,
-``report_deals`` of them): a choice is never reported on the deals it was made on.  The chosen
+planners (over the fair share) on the selection deals is chosen and then reported on other
+deals (master seed + 2, ``report_deals`` of them): a choice is never reported on the deals it
+was made on.  The chosen
 network is ``FOLDER/weights.npz`` (weights.py: the network, its hash and its provenance: rules,
 seed, data, fits, matches, commit), for an experiment's ``[policy_params.learned] weights``.
 
@@ -174,20 +175,16 @@ class Trainer:
         rules = {}
         if rng.random() < 0.5:
             name, values = MIX_RULES[rng.integers(len(MIX_RULES))]
-            value = values[rng.integers(len(values))]
-            rules[name] = value.item() if isinstance(value, np.generic) else value
+            rules[name] = values[rng.integers(len(values))]
         return players, rules
 
-    def play(self, job: TableJob, games: int, first: int, desc: str, on_done, done=(),
-             todo=None):
-        """Play ``games`` games from ``first`` in chunks (skipping the chunks ``done``; or the
-        chunks ``todo``, ``(chunk, first game, games)`` each, of ``games`` in all), with a
-        progress bar and, the first time, the compile notice."""
+    def play(self, job, games: int, first: int, desc: str, on_done, done=()):
+        """Play ``games`` games from ``first`` of ``job`` (play_chunk's) in chunks (skipping the
+        chunks ``done``), with a progress bar and, the first time, the compile notice."""
         from tqdm.auto import tqdm
 
-        if todo is None:
-            todo = [(c, lo, min(CHUNK, first + games - lo))
-                    for c, lo in enumerate(range(first, first + games, CHUNK)) if c not in done]
+        todo = [(c, lo, min(CHUNK, first + games - lo))
+                for c, lo in enumerate(range(first, first + games, CHUNK)) if c not in done]
         one = next(iter(job.values())) if isinstance(job, dict) else job
         with tqdm(total=games, initial=games - sum(n for _, _, n in todo), unit="game",
                   desc=desc, disable=not self.progress, mininterval=0.5) as bar:
