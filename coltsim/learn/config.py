@@ -53,9 +53,9 @@ class TrainConfig:
     report_deals: int = 2000  # deals the chosen network is reported on (other deals)
     players: int = 4
     rules: dict = dataclasses.field(default_factory=dict)  # rule options that differ
-    # playouts of the teacher search labelling each recorded decision (ismcts: planners as its
-    # models, the iteration's network as its leaf value; policies/recording.py); 0 labels a
-    # position by the game's outcome
+    # playouts of the teacher search labelling each recorded decision (ismcts as TEACHERS says
+    # at the table's player count; policies/recording.py); 0 labels a position by the game's
+    # outcome
     teacher: int = 0
     mix: bool = False  # each chunk at a table drawn from MIX_PLAYERS and MIX_RULES
 
