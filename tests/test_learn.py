@@ -8,7 +8,7 @@ import pytest
 
 from coltsim.cli import main
 from coltsim.engine.scoring import RB_N, RG_N
-from coltsim.learn.config import TrainConfig
+from coltsim.learn.config import MIX_MATCHES, TrainConfig
 from coltsim.learn.fit import _Perceptron, fit, fit_options, targets
 from coltsim.learn.train import Trainer, teacher_params, train
 from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
@@ -321,6 +321,22 @@ def test_a_training_writes_a_player_and_resumes_without_playing_again(tmp_path):
     # the same seed, another folder, two workers: the same player
     train(tmp_path / "u", TINY, workers=2, progress=False, say=lambda s: None)
     assert np.array_equal(load_net(tmp_path / "u" / "weights.npz")[0], net)
+
+
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
+def test_a_mixed_training_by_a_search_writes_a_player_matched_at_every_table(tmp_path):
+    """coltsim train --mix --teacher N: chunks at drawn tables, labelled by the search, fitted
+    on options; each iteration matched at the six tables; a rerun reads what is done."""
+    config = TrainConfig(seed=3, iterations=1, games=4100, share=0.05, mix=True, teacher=4,
+                         hidden=(8,), match_deals=2, report_deals=2)
+    about = train(tmp_path / "t", config, workers=2, progress=False, say=lambda s: None)
+    (iteration,) = about["history"]
+    assert iteration["fit"]["agree"] > 0 and iteration["positions"] > 1000
+    assert [(t["players"], t["rules"]) for t in iteration["planner"]["tables"]] == \
+        [(p, r) for p, r in MIX_MATCHES]
+    assert about["config"]["teacher"] == 4 and about["config"]["mix"]
+    again = train(tmp_path / "t", config, workers=1, progress=False, say=lambda s: None)
+    assert again["history"] == about["history"] and again["sha256"] == about["sha256"]
 
 
 @pytest.mark.slow  # trainings compile the learned player's recording kernels
