@@ -46,7 +46,7 @@ from .engine.state import (
     N_SCRATCH, init_table, new_states,
 )
 from .policies import recording
-from .policies.builtin import AHEAD, CHOOSERS
+from .policies import builtin
 from .policies.catalog import PLAYOUT_NAMES, POLICIES
 from .policies.observe import observe
 from .policies.registry import USER
@@ -113,8 +113,7 @@ def _chooser(code: str, functions: tuple):
     policy its function."""
     if code.startswith(USER):
         return choose_user, (functions[int(code[len(USER):])],)
-    name, *names = code.split(":")
-    return CHOOSERS[name], tuple(PLAYOUT_NAMES.index(m) for m in names)
+    return builtin.chooser(code)
 
 
 @intrinsic(prefer_literal=True)
@@ -368,12 +367,12 @@ def first_start(choosers: tuple) -> tuple:
     """What a first start of the table ``choosers`` compiles before its kernel, in two rounds
     of units that compile side by side in worker processes (``compile_unit``; the runner's
     ``load_kernel``): the engine's ``step`` beside what of the choosers needs no engine
-    (``AHEAD``: ``learned``'s greedy, encoding and network), then each chooser (which calls
-    ``step``) beside the deal and the scoring.  The kernel's compile then finds them all in
+    (``builtin.ahead_learned``: ``learned``'s greedy, encoding and network), then each chooser
+    (which calls ``step``) beside the deal and the scoring.  The kernel's compile then finds them all in
     numba's cache.  Every compiled function links the code of all it calls and optimises it
     again, so the rounds cannot be split further (docs/engine.md: what a first start costs)."""
     codes = [c for c in choosers if not c.startswith(USER) and c != "random"]
-    return (("step",) + tuple(f"ahead {c}" for c in codes if c in AHEAD),
+    return (("step",) + tuple(f"ahead {c}" for c in codes if hasattr(builtin, f"ahead_{c}")),
             ("deal",) + tuple(codes))
 
 
@@ -395,7 +394,7 @@ def compile_unit(unit: str) -> None:
         score_game.compile((st, types.Array(types.int32, 2, "C"), vector(types.int32)))
         init_table.compile((st, i64, vector(i64), vector(i64), types.Array(types.float64, 2, "C")))
     elif unit.startswith("ahead "):
-        AHEAD[unit.split(" ")[1]](st, scratch, row)
+        getattr(builtin, f"ahead_{unit.split(' ')[1]}")(st, scratch, row)
     else:
         chooser, extra = _chooser(unit, ())
         chooser.compile((st, scratch, row) + tuple(types.literal(x) for x in extra))

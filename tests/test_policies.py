@@ -3,6 +3,7 @@ the registry, and (slow) the strength ladder."""
 import numba
 import numpy as np
 import pytest
+from numba.extending import is_jitted
 
 from coltsim import constants as K
 from coltsim.engine import actions as A
@@ -17,7 +18,9 @@ from coltsim.engine.state import (
     N_SCRATCH, card_kind, copy_state, count_loot, init_table, new_states,
 )
 from coltsim.playout import Table, check_step, choose
+from coltsim.constants import N_PARAMS
 from coltsim.policies import DEFAULT, POLICY_NAMES, param_vector, resolve_policies
+from coltsim.policies import builtin, catalog, models
 from coltsim.policies.heuristic import greedy_policy, weighted_policy
 from coltsim.policies.planner import planner_policy
 from coltsim.policies.weights import shipped_net
@@ -526,6 +529,21 @@ def test_registry_names_presets_and_parameters():
         resolve_policies(4, "nowhere.at_all:f")
     with pytest.raises(ValueError, match="must name 1 or 4"):
         resolve_policies(4, ["greedy", "random"])
+
+
+def test_every_declared_policy_has_its_compiled_functions():
+    """Each record of catalog.POLICIES is all a built-in policy declares: its chooser and its
+    models are found by name (builtin.py, models.py), its parameters fit a row."""
+    for policy in catalog.POLICIES.values():
+        assert not catalog.USER_POLICY.match(policy.name)
+        assert len(policy.params) <= N_PARAMS
+        assert is_jitted(builtin.chooser(policy.chooser)[0]), policy.chooser
+        for name in policy.models:
+            assert policy.params[catalog.param_names(policy.name).index(name)].choices \
+                == catalog.PLAYOUT_NAMES
+    for i, name in enumerate(catalog.PLAYOUT_NAMES):
+        assert name in catalog.POLICIES and is_jitted(getattr(models, f"model_{name}"))
+        assert builtin.chooser(f"rollout:{name}")[1] == (i,)
 
 
 def test_never_fires_never_plays_fire_when_it_has_a_choice():

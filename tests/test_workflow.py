@@ -184,7 +184,7 @@ def test_a_first_start_compiles_each_unit_once(tmp_path):
     seen = eval(out.strip().splitlines()[-1])
     assert [n for top, n in seen if top == ""] == ["_batch"]
     units = [n for _, n in seen]
-    for unit in ("_batch", "step", "apply", "model_learned", "model_greedy", "encode",
+    for unit in ("_batch", "step", "apply", "model_learned", "greedy_choice", "encode",
                  "net_values", "setup_game", "score_game"):
         assert units.count(unit) == 1, (unit, units)
 

@@ -14,8 +14,8 @@ decision of the state ``st`` for its deciding player; ``scratch`` is an array of
 ``state.N_SCRATCH`` states it may fill: ``scratch[0]`` for an observation, the others for
 looking ahead (copies of a position played on: ``state.copy_state(scratch, i, st)``); ``net``
 is the deciding seat's row of the table's networks (net.table: ``learned``'s weights, read by
-``learned`` and by a search that models it).  ``CHOOSERS`` names one per catalog
-``Policy.chooser``:
+``learned`` and by a search that models it).  The chooser a catalog ``Policy`` names ``c`` is
+``choose_c`` here (:func:`chooser`):
 
 - ``random`` is answered inline (one draw from the seat's stream, no observation: its model);
 - ``weighted`` plays ``greedy``, ``weighted`` and every preset of it (their weights are the
@@ -35,6 +35,7 @@ from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
+from .catalog import PLAYOUT_NAMES
 from .learned import compile_ahead
 from .models import model_learned, model_random
 from .observe import observe
@@ -92,9 +93,17 @@ def choose_ismcts(st, scratch, net, playout, opponents):
                          playout, opponents, net)
 
 
-CHOOSERS = {"random": model_random, "weighted": choose_weighted, "planner": choose_planner,
-            "learned": model_learned, "rollout": choose_rollout, "ismcts": choose_ismcts}
-# What of a chooser needs no engine, compiled while another process compiles the engine at a
-# first start (playout.first_start): a function of the numba types of a kernel's state, scratch
-# and network row.
-AHEAD = {"learned": compile_ahead}
+choose_random = model_random  # random and learned choose as their models do
+choose_learned = model_learned
+# What of chooser ``c`` needs no engine, ``ahead_c``: compiled while another process compiles the
+# engine at a first start (playout.first_start), a function of the numba types of a kernel's
+# state, scratch and network row.
+ahead_learned = compile_ahead
+
+
+def chooser(code: str) -> tuple:
+    """The compiled chooser of the chooser code ``code`` (catalog.compiled_as: ``"planner"``,
+    ``"ismcts:planner:greedy"``) and what it takes after ``(st, scratch, net)``: a search the
+    numbers of its models (constants)."""
+    name, *models = code.split(":")
+    return globals()[f"choose_{name}"], tuple(PLAYOUT_NAMES.index(m) for m in models)

@@ -1,16 +1,18 @@
-"""The catalog of policies, in plain Python: the one place a built-in policy is declared, with
-its name, its parameters (names, defaults, allowed values), the chooser that plays it and the
-models a search plays with (``PLAYOUT_NAMES``), each by name; the compiled functions are looked
-up by these names (builtin.py's ``CHOOSERS``, models.py's ``MODELS``).  And the check of
-parameters given by name.
+"""The catalog of policies, in plain Python: ``POLICIES``, the one declaration of every built-in
+policy (:class:`Policy`: its name, the chooser that plays it, its parameters with their
+defaults and bounds, the parameters that choose a search's models, the files it reads), and the
+check of parameters given by name.
 
 A setting (coltsim.setting) is validated against this catalog, so validation never loads the
-compiled policies: importing this module loads no numba.  The kernels (builtin.py, heuristic.py,
-rollout.py) import their parameter indices from here, so the names and the numbers cannot drift
-apart.
+compiled policies: importing this module loads no numba.  The compiled side finds a policy's
+functions by its names: chooser ``c`` is ``choose_c`` in builtin.py, model ``m`` of
+``PLAYOUT_NAMES`` is ``model_m`` in models.py.  The kernels (builtin.py, heuristic.py,
+rollout.py, ismcts.py) import their parameter indices from here, so the names and the numbers
+cannot drift apart.
 
-To add a policy: write its kernel and its chooser (builtin.py, named in ``CHOOSERS``), and
-``register`` it below (name, chooser, parameters in the order of its parameter row).
+To add a policy: write its kernel and its chooser ``choose_NAME`` (builtin.py), and declare it
+in ``POLICIES`` (name, chooser, parameters in the order of its parameter row);
+tests/test_policies.py checks every declaration.
 
 A parameter row is ``float64[N_PARAMS]``: parameter ``i`` of a policy's ``params`` is entry
 ``i``; entries past them are 0.  User policies (``"package.module:function"``) read their row as
@@ -36,9 +38,9 @@ class Param:
 
     ``choices`` names the allowed values of a parameter given by name (stored as the index of
     the name); ``whole`` asks for a whole number >= 0; ``minimum`` and ``maximum`` bound a
-    number.  Every built-in parameter has both bounds (``register`` checks it): a whole number
-    is cast to int64 by the kernels, a budget is time and memory, and a weight beyond
-    ``MAX_WEIGHT`` would only overflow a score (docs/policies.md lists them).
+    number.  Every built-in parameter has both bounds: a whole number is cast to int64 by the
+    kernels, a budget is time and memory, and a weight beyond ``MAX_WEIGHT`` would only
+    overflow a score (docs/policies.md lists them).
     """
 
     name: str
@@ -51,8 +53,8 @@ class Param:
 
 @dataclass(frozen=True)
 class Policy:
-    """A built-in policy: its name, its parameters, and the chooser that plays it (by its name
-    in builtin.py's ``CHOOSERS``); a search names the parameters that choose its models
+    """A built-in policy: its name, the chooser that plays it (``choose_<chooser>`` in
+    builtin.py), its parameters; a search names the parameters that choose its models
     (compiled in with it: ``compiled_as``)."""
 
     name: str
@@ -61,27 +63,6 @@ class Policy:
     models: tuple = ()  # names of the parameters that choose a search's models
     files: tuple = ()  # names of the parameters that name a file (not in the row: Seats.nets)
 
-
-POLICIES: dict[str, Policy] = {}
-
-
-def register(policy: Policy) -> Policy:
-    """Add a built-in policy to the catalog (its name must be new)."""
-    if policy.name in POLICIES or USER_POLICY.match(policy.name):
-        raise ValueError(f"policy name {policy.name!r} is taken or looks like a user policy")
-    if len(policy.params) > N_PARAMS:
-        raise ValueError(f"policy {policy.name!r} has more than {N_PARAMS} parameters")
-    unbounded = [p.name for p in policy.params
-                 if not p.choices and (p.minimum is None or p.maximum is None)]
-    if unbounded:
-        raise ValueError(f"policy {policy.name!r}: parameters {', '.join(unbounded)} need a "
-                         "minimum and a maximum")
-    POLICIES[policy.name] = policy
-    return policy
-
-
-# --- random ------------------------------------------------------------------------------------
-register(Policy("random", "random"))
 
 # --- greedy, weighted and its presets (heuristic.py) ------------------------------------------
 W_LOOT = 0
@@ -101,7 +82,7 @@ NEVER = -1e9
 MAX_WEIGHT = 1e9
 
 GREEDY = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0)
-# Named play styles of ``weighted`` (each also registered as a policy name of its own).
+# Named play styles of ``weighted`` (each also a policy name of its own).
 PRESETS = {
     #                       loot seek fire punch marshal avoid draw rich temperature
     "aggressive":          (0.8, 0.8, 2.0, 2.0, 1.5, 0.5, 1.0, 2.0, 0.0),
@@ -122,32 +103,26 @@ def _weights(values) -> tuple:
                  for name, value in zip(WEIGHT_NAMES, values))
 
 
-# greedy, weighted and its presets are one chooser: the weights are the parameter row (greedy has
-# none: all zeros play greedy's weights).
-register(Policy("greedy", "weighted"))
-register(Policy("weighted", "weighted", _weights(GREEDY)))
-
 # --- rollout (rollout.py) ---------------------------------------------------------------------
 P_BUDGET = 0
 P_PLAYOUT = 1
 P_HORIZON = 2
+# The models a search plays the other seats with (models.py), by their number: a parameter row
+# stores it (``playout``, ``opponents``), so a model is only ever added at the end.
+PLAYOUT_NAMES = ("greedy", "random", "planner", "learned")
 PLAYOUT_GREEDY = 0
-PLAYOUT_NAMES = ("greedy", "random", "planner", "learned")  # the models a search plays with
 DEFAULT_BUDGET = 64
 # A search's budget, rollout's and ismcts': about 3 s a decision and minutes a game
 # (docs/policies.md speeds); ismcts' tree for it takes about 40 MB.
 MAX_BUDGET = 100_000
 MAX_HORIZON = 8  # rules.MAX_ROUNDS
-register(Policy("rollout", "rollout", (
+ROLLOUT_PARAMS = (
     Param("budget", DEFAULT_BUDGET, whole=True, minimum=1,
           maximum=MAX_BUDGET),  # rollouts per decision
     Param("playout", PLAYOUT_GREEDY, choices=PLAYOUT_NAMES),  # playout policy of every seat
     Param("horizon", 0, whole=True, minimum=0,
           maximum=MAX_HORIZON),  # rounds before scoring; 0: to the end
-), models=("playout",)))
-
-for _name in PRESET_NAMES:
-    register(Policy(_name, "weighted", _weights(PRESETS[_name])))
+)
 
 # --- planner (planner.py) ---------------------------------------------------------------------
 PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's docstring)
@@ -164,13 +139,6 @@ PLANNER_PARAMS = (  # the planner's weights, in dollars or shares (planner.py's 
     ("hide", 9.6),  # dollars for playing a card face down
     ("crowd", 0.21),  # share of a spot's loot lost per other bandit standing there
 )  # tuned by self-play (docs/policies.md, benchmarks/tune_planner_weights.py)
-# An uncertainty is not negative (a negative tau can divide by zero: planner._gunslinger).
-register(Policy("planner", "planner", tuple(_weight(n, v, 0.0 if n == "tau" else -MAX_WEIGHT)
-                                            for n, v in PLANNER_PARAMS)))
-
-# --- learned (learned.py) ---------------------------------------------------------------------
-# ``weights``: a weights file of coltsim train (its network), instead of the shipped one.
-register(Policy("learned", "learned", files=("weights",)))
 
 # --- ismcts (ismcts.py) -----------------------------------------------------------------------
 I_BUDGET = 0
@@ -184,7 +152,7 @@ I_WIDTH = 7
 LEAF_NAMES = ("score", "learned")  # how a playout stopped at the horizon is valued
 MAX_WIDTH = 64  # above every decision's option count
 DEFAULT_ISMCTS_BUDGET = 128
-register(Policy("ismcts", "ismcts", (
+ISMCTS_PARAMS = (
     Param("budget", DEFAULT_ISMCTS_BUDGET, whole=True, minimum=1,
           maximum=MAX_BUDGET),  # playouts per decision
     _weight("exploration", 0.7, minimum=0.0),  # UCB constant below the root
@@ -199,7 +167,25 @@ register(Policy("ismcts", "ismcts", (
     # options searched at the root: the ``width`` that learned's value (its network) ranks
     # best, and the playout model's choice; 0: every option
     Param("width", 0, whole=True, minimum=0, maximum=MAX_WIDTH),
-), models=("playout", "opponents"), files=("weights",)))
+)
+
+# --- the built-in policies, in the order the docs list them -----------------------------------
+POLICIES: dict[str, Policy] = {p.name: p for p in (
+    Policy("random", "random"),
+    # greedy, weighted and its presets are one chooser: the weights are the parameter row
+    # (greedy has none: all zeros play greedy's weights)
+    Policy("greedy", "weighted"),
+    Policy("weighted", "weighted", _weights(GREEDY)),
+    Policy("rollout", "rollout", ROLLOUT_PARAMS, models=("playout",)),
+    *(Policy(name, "weighted", _weights(weights)) for name, weights in PRESETS.items()),
+    # an uncertainty is not negative (a negative tau can divide by zero: planner._gunslinger)
+    Policy("planner", "planner", tuple(_weight(n, v, 0.0 if n == "tau" else -MAX_WEIGHT)
+                                       for n, v in PLANNER_PARAMS)),
+    # ``weights``: a weights file of coltsim train (its network), instead of the shipped one
+    Policy("learned", "learned", files=("weights",)),
+    Policy("ismcts", "ismcts", ISMCTS_PARAMS, models=("playout", "opponents"),
+           files=("weights",)),
+)}
 
 POLICY_NAMES = tuple(POLICIES)
 

@@ -312,7 +312,7 @@ def _pick_best(obs, kind, options, rng):
 
 
 @njit
-def model_greedy(w, scratch):
+def greedy_choice(w, scratch):
     """``greedy`` at the pending decision of ``w`` (any seat): the model of that name
     (models.py), and the choices of ``learned``'s projections."""
     p = w.game[G_PEND_PLAYER]

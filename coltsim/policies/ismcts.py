@@ -59,8 +59,8 @@ Parameters (``params[I_*]``; see catalog.py):
 
 The two models are policies of fixed parameters (models.py) compiled into the search: the
 kernel of a table compiles ``ismcts`` with the models its seats name, given as constants
-(builtin.choose_ismcts), not read from ``params``.  A model added to ``PLAYOUT_NAMES`` and
-``models.MODELS`` serves both rollout and ismcts.
+(builtin.choose_ismcts), not read from ``params``.  A model added to ``PLAYOUT_NAMES`` (its
+function ``model_<name>`` in models.py) serves both rollout and ismcts.
 """
 import numpy as np
 

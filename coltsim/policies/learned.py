@@ -44,7 +44,7 @@ from ..engine.state import (
 )
 from .. import constants as K
 from .encoding import BUF_W, ENCODE_W, encode
-from .heuristic import GREEDY_WEIGHTS, model_greedy, pick_best
+from .heuristic import GREEDY_WEIGHTS, greedy_choice, pick_best
 from .net import WORK_W, net_values
 from .observe import pile_revealed
 from .view import EXPECTED_PURSE, rand_below
@@ -60,7 +60,7 @@ def _play_phases(q, scratch, last):
     while PH_STEAL <= q.game[G_PHASE] <= last:
         s = step(q)
         if s == STEP_DECISION:
-            apply(q, model_greedy(q, scratch))
+            apply(q, greedy_choice(q, scratch))
         elif s == STEP_OVER:
             return
 
@@ -184,7 +184,7 @@ def compile_ahead(st, scratch, net) -> None:
     the chooser's own compile then finds them in numba's cache."""
     i64 = types.int64
     row = types.Array(types.float64, 1, "C")
-    model_greedy.compile((st, scratch))
+    greedy_choice.compile((st, scratch))
     _keep_known.compile((st, i64, types.Array(types.uint64, 2, "C")))
     encode.compile((st, st, i64, i64, i64, row, types.Array(types.int64, 1, "C")))
     net_values.compile((net, types.Array(types.float64, 2, "C"), i64, row, row))

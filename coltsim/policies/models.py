@@ -3,10 +3,10 @@
 A search (rollout.py, ismcts.py) plays the seats of its sampled worlds with models: choosers of
 fixed parameters (``model(w, scratch, net) -> int``, the answer to the pending decision of the
 world ``w`` for any seat; ``scratch`` the states it may use, as a chooser's: builtin.py).  A
-model is named by its index in catalog.PLAYOUT_NAMES, always a constant:
-``call_model(model, w, scratch, net)`` then compiles to a direct call of that model, and a
-search is compiled once for each model it is given, with that model only (numba specialises a
-function on a constant argument).  ``learned``'s network ``net`` is an argument (the search
+model is named by its index in catalog.PLAYOUT_NAMES, always a constant, and is the function
+``model_<name>`` here: ``call_model(model, w, scratch, net)`` then compiles to a direct call of
+that model, and a search is compiled once for each model it is given, with that model only
+(numba specialises a function on a constant argument).  ``learned``'s network ``net`` is an argument (the search
 seat's row of the table of networks: net.table), so that a search can model any weights
 without a compile; the other models ignore it.
 """
@@ -17,7 +17,7 @@ from .._jit import njit
 from ..engine.rng import RNG_DECIDE, randint
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .catalog import PLAYOUT_NAMES
-from .heuristic import model_greedy
+from .heuristic import greedy_choice
 from .learned import learned_decide
 from .planner import DEFAULT_WEIGHTS, plan_with
 
@@ -44,24 +44,21 @@ def model_learned(w, scratch, net):
 
 
 @njit
-def model_weighted(w, scratch, net):
+def model_greedy(w, scratch, net):
     """``greedy``."""
-    return model_greedy(w, scratch)
-
-
-MODELS = dict(zip(PLAYOUT_NAMES, (model_weighted, model_random, model_planner, model_learned)))
+    return greedy_choice(w, scratch)
 
 
 def call_model(model, w, scratch, net):
     """The answer of model number ``model`` (catalog.PLAYOUT_NAMES) at the pending decision of
     ``w`` (``learned`` with the network ``net``).  Compiled, ``model`` must be a constant (the
     overload below)."""
-    return MODELS[PLAYOUT_NAMES[model]](w, scratch, net)
+    return globals()[f"model_{PLAYOUT_NAMES[model]}"](w, scratch, net)
 
 
 @overload(call_model, jit_options={"nogil": True})
 def _call_model_overload(model, w, scratch, net):
     if not isinstance(model, types.IntegerLiteral):
         return None  # numba then tries again with the constant's literal type
-    chosen = MODELS[PLAYOUT_NAMES[model.literal_value]]
+    chosen = globals()[f"model_{PLAYOUT_NAMES[model.literal_value]}"]
     return lambda model, w, scratch, net: chosen(w, scratch, net)
