@@ -49,7 +49,7 @@ from .policies import recording
 from .policies import builtin
 from .policies.catalog import PLAYOUT_NAMES, POLICIES
 from .policies.observe import observe
-from .policies.registry import USER
+from .policies.seats import USER
 
 FAIL_ILLEGAL_OPTION = 64  # out_g[RG_FAIL]: a user policy returned an index outside [0, n)
 MAX_CHOOSERS = 6  # choosers of a table: one per seat at most (choose)

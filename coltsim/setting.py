@@ -120,7 +120,7 @@ class Setting:
         return {policy: dict(values) for policy, values in self.params}
 
     def policy_specs(self) -> list:
-        """One policy per player as the policy registry takes it: a name or the function."""
+        """One policy per player as policies.resolve_policies takes it: a name or the function."""
         functions = dict(self.functions)
         return [functions.get(p, p) for p in self.policies]
 

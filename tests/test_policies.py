@@ -1,5 +1,5 @@
 """Policies: legal answers, no hidden information, observation and sampled worlds, user policies,
-the registry, and (slow) the strength ladder."""
+the catalog and the seats, and (slow) the strength ladder."""
 import numba
 import numpy as np
 import pytest
@@ -497,8 +497,8 @@ def test_user_policy_out_of_range_is_reported():
         play([robber, sees_no_hidden_cards, "random"], 2, params={CHECKER: {"p0": 1}})
 
 
-# --- registry -----------------------------------------------------------------------------------
-def test_registry_names_presets_and_parameters():
+# --- the catalog and the seats -----------------------------------------------------------------
+def test_seats_of_names_presets_and_parameters():
     seats = resolve_policies(4, ["greedy", "cautious", "weighted", f"{__name__}:robber"],
                              {"weighted": {"fire": 0.0}})
     # greedy, weighted and the presets are one chooser, their weights in the parameter rows
