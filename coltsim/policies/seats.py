@@ -1,19 +1,11 @@
-"""Policies by name, on the Python side: built-ins, presets, parameters and user policies.
+"""A table's seats: the policies of its players, named, resolved into what the kernels need.
 
-A policy is named by
-
-- a built-in name (``POLICY_NAMES``, declared in catalog.py): ``random``, ``greedy``,
-  ``weighted`` and its presets (``aggressive``, ``cautious``, ``never_fires``,
-  ``never_moves_marshal``), ``planner``, ``learned``, and the searches ``rollout`` and
-  ``ismcts``;
-- ``"package.module:function"``: a numba-compiled function of the policy signature in the user's own
-  module (builtin.py's docstring);
-- or the compiled function itself, passed from Python.
-
-``resolve_policies`` turns one spec per player into what the kernels need: the table's
-choosers (the compiled policies of its seats, catalog.compiled_as; user policy ``k`` of the
-table's ``functions`` is ``"user:k"``), each seat's index among them, and a parameter matrix.
-Names and parameters come from the catalog (catalog.py).
+A policy is named by a built-in name (declared in catalog.POLICIES), by
+``"package.module:function"`` (a compiled function of the policy signature in the user's own
+module: builtin.py's docstring) or given as the function itself, from Python.
+``resolve_policies`` turns one spec per player into the table's choosers (the compiled policies
+of its seats, catalog.compiled_as; user policy ``k`` of the table's ``functions`` is
+``"user:k"``), each seat's index among them, a parameter matrix and the seats' networks.
 """
 from __future__ import annotations
 
@@ -92,8 +84,7 @@ def _compiled(fn, label: str):
         return fn
     if callable(fn):
         if fn not in _COMPILED:
-            # (spelt numba.jit(nopython=True): _jit hashes files that mention the short name)
-            _COMPILED[fn] = numba.jit(nopython=True, nogil=True)(fn)
+            _COMPILED[fn] = numba.njit(nogil=True)(fn)
         return _COMPILED[fn]
     raise ValueError(f"user policy {label!r} is not a function")
 
