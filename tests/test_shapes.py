@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from coltsim.cli import main
+from coltsim.study.experiment import ANALYSES
 
 GAMES = 200
 
@@ -259,8 +260,6 @@ gunslinger_bonus = [1000, 0]
 # policies, ladder, one setting), the slow tier every other shape.
 FAST = {"newcomer_draw_count_3_2_4", "player_counts_2_to_6", "table_beside_uniform",
         "ladder_two_rungs", "one_setting"}
-ALL_ANALYSES = ("compare", "balance", "policies", "head_to_head", "quality", "gunslinger",
-                "round_cards", "seats")
 # Every analysis alone, on a two-condition sweep beside a table of different policies (what
 # every analysis applies to), and all of them together.
 ANALYSIS_BASE = """
@@ -270,9 +269,9 @@ policies = ["random", ["greedy", "random", "random", "random"]]
 [sweep.rules]
 gunslinger_bonus = [1000, 0]
 """
-for _a in ALL_ANALYSES:
+for _a in ANALYSES:
     SHAPES[f"analysis_{_a}_alone"] = f'analyses = ["{_a}"]\n' + ANALYSIS_BASE
-SHAPES["every_analysis"] = f"analyses = {list(ALL_ANALYSES)!r}\n".replace("'", '"') \
+SHAPES["every_analysis"] = f"analyses = {list(ANALYSES)!r}\n".replace("'", '"') \
     + ANALYSIS_BASE
 FAST.add("every_analysis")
 
