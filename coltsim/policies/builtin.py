@@ -31,7 +31,7 @@ is the deciding seat's row of the table's networks (net.table: ``learned``'s wei
 A table's kernel compiles exactly the choosers of its seats (coltsim.playout).
 """
 from .._jit import njit
-from ..engine.rng import RNG_DECIDE, randint
+from ..engine.rng import RNG_DECIDE
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
 from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
@@ -41,12 +41,6 @@ from .models import model_learned, model_random
 from .observe import observe
 from .planner import planner_policy
 from .rollout import rollout_policy
-
-
-@njit
-def random_policy(obs, kind, options, params, rng):
-    """Uniform over the legal options."""
-    return randint(rng, 0, options.shape[0])
 
 
 @njit
