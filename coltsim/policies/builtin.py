@@ -33,9 +33,9 @@ A table's kernel compiles exactly the choosers of its seats (coltsim.playout).
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE
 from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
+from .catalog import PLAYOUT_NAMES
 from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
-from .catalog import PLAYOUT_NAMES
 from .learned import compile_ahead
 from .models import model_learned, model_random
 from .observe import observe
