@@ -216,12 +216,12 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
     games = _checked(source, check_games, data.get("games", PRECISION_GAMES))
     precision, max_games = _precision(source, data.get("precision"), data.get("max_games"),
                                       games)
-    analyses = _analyses(source, data["analyses"]) if "analyses" in data else ()
-    correction = _choice(source, "correction", data.get("correction", "holm"), CORRECTIONS)
+    analyses = check_analyses(source, data["analyses"]) if "analyses" in data else ()
+    correction = check_choice(source, "correction", data.get("correction", "holm"), CORRECTIONS)
     output = data.get("output", f"reports/{name}")
     if not isinstance(output, str) or not output.strip():
         raise ExperimentError(f"{source}: output: must be a folder path, got {output!r}")
-    backend = _choice(source, "backend", data.get("backend", "loky"), BACKENDS)
+    backend = check_choice(source, "backend", data.get("backend", "loky"), BACKENDS)
     scheduler = data.get("scheduler")
     _checked(source, check_backend, backend, scheduler)
     workers = _checked(source, check_workers, data.get("workers"), backend)
@@ -358,17 +358,19 @@ def _precision(source, precision, max_games, games, keys=("precision", "max_game
     return float(precision), max_games
 
 
-def _choice(source, key, value, allowed) -> str:
+def check_choice(source, key, value, allowed) -> str:
+    """``value`` if one of ``allowed``; else an :class:`ExperimentError` naming ``key``."""
     if value not in allowed:
         raise ExperimentError(f"{source}: {key}: unknown value {value!r}; allowed: "
                               f"{', '.join(allowed)}{did_you_mean(value, allowed)}")
     return value
 
 
-def _analyses(source, value) -> tuple:
+def check_analyses(source, value) -> tuple:
+    """The analyses ``value`` names (a name or a list), each once; else an ExperimentError."""
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, (list, tuple)) or not value:
         raise ExperimentError(f"{source}: analyses: must be a non-empty list; allowed: "
                               f"{', '.join(ANALYSES)}")
     for a in value:

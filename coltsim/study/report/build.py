@@ -26,15 +26,16 @@ from types import SimpleNamespace
 
 from ...analysis.design import Design, design_of
 from ...analysis.frames import as_results
-from ...analysis.stats import CORRECTIONS, LEVEL
+from ...analysis.stats import LEVEL
 from ...runs.fingerprint import fingerprint
 from ...runs.folder import MANIFEST, recover
 from ...runs.lock import folder_lock
 from ...runs.load import load_results
 from ...runs.storage import REPORT_DATA, read_manifest
 from ...setting import changed_file, played_settings
-from ...words import did_you_mean
-from ..experiment import ANALYSES, Experiment, load_experiment
+from ..experiment import (
+    ANALYSES, CORRECTIONS, Experiment, check_analyses, check_choice, load_experiment,
+)
 from . import render, sections
 from .context import DPI, Context, Writer
 from .document import Report
@@ -77,16 +78,10 @@ def build_report(results, experiment: Experiment | None = None, out_dir=None,
     if len(f.players) == 0:
         raise ValueError("the results hold no games")
     design = design_of(f, experiment.ladder if experiment else ())
-    analyses = tuple(analyses or (experiment.analyses if experiment else ())
-                     or default_analyses(design))
-    for a in analyses:
-        if a not in ANALYSES:
-            raise ValueError(f"unknown analysis {a!r}; allowed: {', '.join(ANALYSES)}"
-                             f"{did_you_mean(a, ANALYSES)}")
-    correction = correction or (experiment.correction if experiment else "holm")
-    if correction not in CORRECTIONS or correction == "none":
-        raise ValueError(f"unknown correction {correction!r}; allowed: holm, bh"
-                         f"{did_you_mean(correction, ('holm', 'bh'))}")
+    analyses = (check_analyses("build_report", analyses) if analyses else
+                (experiment.analyses if experiment else ()) or default_analyses(design))
+    correction = check_choice("build_report", "correction", correction or (
+        experiment.correction if experiment else "holm"), CORRECTIONS)
 
     ctx = Context(f, design, Writer(out_dir, dpi), correction, level, analyses,
                   focus=experiment.focus if experiment else ())
