@@ -103,7 +103,7 @@ def confirm_and_record(folder: Path) -> str:
 
 
 def main(argv=None) -> int:
-    from coltsim.runs.runner import engine_hash
+    from coltsim._sources import source_hash
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("reports", nargs="?", default=REPORTS, type=Path)
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
                         help="first record fingerprints where the current code is shown to "
                              "play a report's games")
     args = parser.parse_args(argv)
-    engine = engine_hash()
+    engine = source_hash()
     states = []
     for folder in report_folders(args.reports):
         manifest = read_manifest(folder) or {}

@@ -347,7 +347,7 @@ def _mixed_table():
 def test_report_from_a_real_runner_folder(tmp_path):
     # The runner's own tables and manifest (not synthetic ones): the schema the analyses read.
     import coltsim
-    from coltsim.runs.runner import engine_hash
+    from coltsim._sources import source_hash
 
     experiment = loads_experiment('name = "real"\ngames = 300\nseed = 3\n'
                                   'analyses = ["balance", "compare"]\n[sweep]\n'
@@ -361,7 +361,7 @@ def test_report_from_a_real_runner_folder(tmp_path):
     (folder / "experiment.toml").write_text(experiment.text)
     report = render_from_folder(folder)
     assert (folder / "report.html").exists() and (folder / "tables" / "compare.csv").exists()
-    assert json.loads((folder / "manifest.json").read_text())["engine"] == engine_hash()
+    assert json.loads((folder / "manifest.json").read_text())["engine"] == source_hash()
     with pytest.raises(ValueError, match="is not a report folder of coltsim"):
         render_from_folder(tmp_path)
     with pytest.raises(ValueError, match="no such report folder"):

@@ -37,6 +37,7 @@ from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile, compiled
 from .._process import worker_started, workers_starting
+from .._sources import source_hash
 from ..playout import compile_unit, first_start, kernel_parts
 from ..policies import catalog
 from ..results import Results
@@ -52,17 +53,10 @@ from .options import (
 SCHEDULER_TIMEOUT = 10.0  # seconds to connect to a Dask scheduler and hear from it
 
 
-def engine_hash() -> str:
-    """Hash of the compiled sources: results of two runs can be mixed only if it is equal."""
-    from .._sources import source_hash
-
-    return source_hash()
-
-
 def manifest_header() -> dict:
     """What a manifest records about the code that made the results."""
     return {"format": storage.MANIFEST_FORMAT, "coltsim_version": __version__,
-            "rules_version": K.RULES_VERSION, "engine": engine_hash()}
+            "rules_version": K.RULES_VERSION, "engine": source_hash()}
 
 
 @dataclass(frozen=True)
