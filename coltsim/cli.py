@@ -213,7 +213,7 @@ def _report(args) -> None:
 
         repair_folder(folder / "data", settings, workers=args.workers)
     render_from_folder(args.folder)
-    _DONE.set()
+    DONE.set()
     print(f"report: {args.folder}/report.md")
 
 
@@ -274,12 +274,6 @@ def _replace_flag(p, what: str) -> None:
 
 def _workers_flags(p, help_text: str) -> None:
     p.add_argument("--workers", type=int, help=help_text)
-
-
-def _train_defaults():
-    from .learn.config import TrainConfig
-
-    return TrainConfig()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -433,7 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "pip install 'coltsim[train]' (scikit-learn).")
     p.add_argument("folder", help="where the training keeps its games and results (rerun the "
                                   "command to resume it)")
-    d = _train_defaults()
+    from .learn.config import TrainConfig
+
+    d = TrainConfig()
     p.add_argument("--players", type=int, default=d.players, help="3 to 6 (default 4)")
     p.add_argument("--rules", help="rule options as JSON, e.g. '{\"hand_size\": 7}' "
                                    "(default: the printed rules)")
@@ -513,25 +509,18 @@ class _Terminated(KeyboardInterrupt):
     worker processes stopped, its finished chunks kept)."""
 
 
-# Set once the command has done its work (its output written, its exit status known; a report's
-# commands set it before they print its path): a Ctrl-C or SIGTERM after that is ignored while
-# the program ends (joblib stopping its worker processes), so that it can neither print a
-# traceback nor change the exit status.
-_DONE = DONE
-
-
 _command: list = []  # the arguments of the command running (main)
 
 
 def _terminate(signum, frame):
-    if _DONE.is_set():
+    if DONE.is_set():
         return
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
     _stop("terminated", 143, _Terminated)
 
 
 def _interrupt(signum, frame):
-    if not _DONE.is_set():
+    if not DONE.is_set():
         _stop("interrupted", 130, KeyboardInterrupt)
 
 
@@ -579,7 +568,7 @@ def main(argv=None) -> int:
     def one_line_warning(message, category, filename, lineno, file=None, line=None):
         print(f"{prog}: warning: {_one_line(message)}", file=sys.stderr)
 
-    _DONE.clear()
+    DONE.clear()
     handles_sigterm = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if handles_sigterm else None
     previous = signal.SIG_DFL if previous is None else previous  # (set outside Python)
@@ -587,7 +576,7 @@ def main(argv=None) -> int:
         warnings.showwarning = one_line_warning
         try:
             args.func(args)
-            _DONE.set()
+            DONE.set()
         except _Terminated:
             print(f"{prog}: {_interrupted(args, 'terminated')}", file=sys.stderr)
             return 143
@@ -639,7 +628,7 @@ def _run_again_with_a_fresh_cache(error: Exception) -> None:
 
 def program() -> None:
     """The ``coltsim`` program: :func:`main`, then the process ends.  Ctrl-C and SIGTERM stop
-    the command, and are ignored once it is done (``_DONE``) while Python shuts down (joblib
+    the command, and are ignored once it is done (``DONE``) while Python shuts down (joblib
     stopping its worker processes, well under a second); a run's worker processes ignore Ctrl-C
     (the main process stops them: coltsim._process.worker_started).  numba's cache is a folder
     named by the hash of coltsim's compiled sources (coltsim._sources.keyed_cache_dir), so that

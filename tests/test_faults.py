@@ -419,7 +419,7 @@ def test_a_signal_while_the_command_line_is_read_is_one_line(monkeypatch, capsys
     handler = {signal.SIGINT: cli._interrupt, signal.SIGTERM: cli._terminate}[signum]
     monkeypatch.setattr(cli, "build_parser", lambda: handler(signum, None))
     monkeypatch.setattr(signal, "signal", lambda *a: signal.SIG_DFL)  # keep pytest's handlers
-    cli._DONE.clear()
+    cli.DONE.clear()
     assert cli.main(["run", "x.toml"]) == status
     assert capsys.readouterr().err.splitlines() == [f"coltsim: {says}"]
 
