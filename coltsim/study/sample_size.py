@@ -1,5 +1,4 @@
-"""``coltsim sample-size FILE``: how many games an experiment's questions need, before running it
-(the command was called ``coltsim plan``, which still works and says so).
+"""``coltsim sample-size FILE``: how many games an experiment's questions need, before running it.
 
 The headline's own numbers first, for every setting that seats one policy and every pair the
 reports compare:
