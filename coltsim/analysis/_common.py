@@ -11,15 +11,14 @@ from .stats import LEVEL, adjust, proportion_p, wilson_interval
 ALPHA = 0.05
 
 
-def with_adjustment(table: pd.DataFrame, correction: str, p_col: str = "p_value",
-                    alpha: float = ALPHA) -> pd.DataFrame:
+def with_adjustment(table: pd.DataFrame, correction: str) -> pd.DataFrame:
     """Add ``p_adjusted`` (over every row of the table: one family) and ``significant``.
 
     A row without a test (a NaN p-value: too few games) is left out of the family and never
     significant, nor is a row whose interval (``lo``, ``hi``) is not finite."""
     table = table.copy()
-    table["p_adjusted"] = adjust(table[p_col].to_numpy(np.float64), correction)
-    significant = table["p_adjusted"].to_numpy(np.float64) < alpha
+    table["p_adjusted"] = adjust(table["p_value"].to_numpy(np.float64), correction)
+    significant = table["p_adjusted"].to_numpy(np.float64) < ALPHA
     for bound in ("lo", "hi"):
         if bound in table:
             significant &= np.isfinite(table[bound].to_numpy(np.float64))

@@ -33,7 +33,7 @@ def game_metrics(frames: Results) -> pd.DataFrame:
     team_mean = mean_of(team)
     spread = np.sqrt(np.maximum(mean_of(team * team) - team_mean ** 2, 0.0))
     out = pd.DataFrame({
-        "setting": pd.Categorical.from_codes(*_setting_codes(g)),
+        "setting": pd.Categorical.from_codes(*column_codes(g["setting"])),
         "game": g["game"].to_numpy(np.int64),
         "mean_score": mean_of(score),
         "score_spread": spread,
@@ -64,8 +64,3 @@ def player_game_rows(frames: Results) -> np.ndarray:
     """Row of ``frames.games`` of every row of ``frames.players``."""
     pkey, gkey = _common_keys(frames.players, frames.games)
     return _row_of(gkey, pkey)
-
-
-def _setting_codes(df):
-    codes, names = column_codes(df["setting"])
-    return codes, names
