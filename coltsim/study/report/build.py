@@ -242,8 +242,6 @@ def saved_settings(folder, data=None) -> list | None:
 def kept_games(e: ReportError, data, folder) -> ReportError:
     """``e`` told with what is kept: the games in ``data``, which ``coltsim report FOLDER``
     builds the report from once the bug is fixed."""
-    from ...runs.storage import read_manifest
-
     manifest = read_manifest(data) or {}
     games = sum(r["n_games"] for entry in manifest.get("settings", {}).values()
                 for r in entry["chunks"])
