@@ -115,6 +115,11 @@ class Setting:
     def lineup_text(self) -> str:
         return self.lineup if isinstance(self.lineup, str) else ",".join(self.lineup)
 
+    def may_play(self, bandit: str) -> bool:
+        """Whether ``bandit`` can be at the table (named in the line-up, or drawn at random)."""
+        return not isinstance(self.lineup, tuple) or bandit in self.lineup \
+            or LINEUP_RANDOM in self.lineup
+
     def policy_params(self) -> dict:
         """Parameters by policy name: ``{"rollout": {"budget": 32}}``."""
         return {policy: dict(values) for policy, values in self.params}

@@ -283,7 +283,7 @@ def parse_experiment(data: dict, source: str = "<dict>", text: str = "") -> Expe
             raise ExperimentError(f"{source}: policy_params.{policy}: no setting plays this "
                                   f"policy; used: {', '.join(sorted(used))}")
     for bandit in focus:
-        if not any(_may_play(s, bandit) for s in settings):
+        if not any(s.may_play(bandit) for s in settings):
             raise ExperimentError(f"{source}: focus: {bandit} plays in no setting (every "
                                   "line-up names its bandits without them)")
     if "compare" in analyses and "analyses" in data and len(settings) < 2:
@@ -413,12 +413,6 @@ def _focus(source, value) -> tuple:
         if names.count(name) > 1:
             raise ExperimentError(f"{source}: focus: {name!r} is listed twice")
     return tuple(names)
-
-
-def _may_play(setting: Setting, bandit: str) -> bool:
-    """Whether ``bandit`` can be at the table of ``setting`` (named, or drawn at random)."""
-    lineup = setting.lineup
-    return not isinstance(lineup, tuple) or bandit in lineup or "random" in lineup
 
 
 def _as_list(value):

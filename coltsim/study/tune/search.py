@@ -158,7 +158,7 @@ def _objective(settings, kind, bandit, target) -> Objective:
                                    f"tuned; allowed: {', '.join(K.BANDIT_NAMES)}, got {bandit!r}"
                                    f"{did_you_mean(bandit, K.BANDIT_NAMES)}")
     for s in settings:
-        if isinstance(s.lineup, tuple) and bandit not in s.lineup and "random" not in s.lineup:
+        if not s.may_play(bandit):
             raise FieldError("bandit", f"{bandit} does not play in setting {s.label or s.id} "
                                        f"(line-up {s.lineup_text})")
     if target == "fair":
