@@ -362,7 +362,7 @@ def test_compare_finds_a_planted_change_on_the_same_seeds():
     tuco = synthetic_results((4,), GAMES, seed=19, setting_prefix="tuco",
                              bandit_edge={"tuco": 0.05})
     f = concat_results(base, tuco)
-    assert compare.default_pairs(f.settings) == [("base4", "tuco4")]
+    assert design_of(f).pairs() == [("base4", "tuco4")]
     t = compare.compare(f).set_index("quantity")
     assert t.loc["win:tuco", "lo"] <= 0.05 <= t.loc["win:tuco", "hi"]
     assert t.loc["win:tuco", "significant"]

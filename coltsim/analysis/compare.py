@@ -10,9 +10,9 @@ share.
   rate (paired by game and bandit), each seat's win rate (paired by game and seat from the
   First Player), and each
   bandit's actions per game (:data:`PLAY_COLUMNS`: did the players react?).
-- :func:`default_pairs`: which settings to compare: each condition against the first one at the
-  same player count and policy (coltsim.analysis.design).
-- :func:`compare`: every pair, one table, one family for the correction.
+- :func:`compare`: every pair (by default the design's: each condition against the first one at
+  the same player count and policy, coltsim.analysis.design), one table, one family for the
+  correction.
 - :func:`play_changes`: per pair, how many games were played differently at all, so that a
   rule that only rescores the same games is reported as such.
 """
@@ -47,12 +47,6 @@ COURSE_COLUMNS = ("bandit", "purse", "jewel", "strongbox", "ransom", "bullets_re
 def play_columns(players: pd.DataFrame) -> list[str]:
     """The action counts the players table has (:data:`PLAY_COLUMNS`)."""
     return [c for c in PLAY_COLUMNS if c in players]
-
-
-def default_pairs(settings: pd.DataFrame) -> list[tuple[str, str]]:
-    """``(baseline, other)`` pairs: each condition against the first condition listed at the
-    same player count and policy (coltsim.analysis.design.Design.pairs)."""
-    return design_of(settings).pairs()
 
 
 def compare_settings(results, baseline: str, other: str, level: float = LEVEL,
@@ -146,10 +140,10 @@ def compare_settings(results, baseline: str, other: str, level: float = LEVEL,
 
 
 def compare(results, pairs=None, level: float = LEVEL, correction: str = "holm") -> pd.DataFrame:
-    """:func:`compare_settings` for every pair (default :func:`default_pairs`), adjusted as one
+    """:func:`compare_settings` for every pair (default ``Design.pairs``), adjusted as one
     family; an empty table (with the columns) if there is nothing to compare."""
     f = as_results(results)
-    pairs = default_pairs(f.settings) if pairs is None else list(pairs)
+    pairs = design_of(f).pairs() if pairs is None else list(pairs)
     metrics = game_metrics(f) if pairs else None
     tables = [compare_settings(f, a, b, level, metrics) for a, b in pairs]
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=COLUMNS)
@@ -192,7 +186,7 @@ def play_changes(results, pairs=None, level: float = LEVEL) -> pd.DataFrame:
         ``compared`` (the columns compared, comma-separated).
     """
     f = as_results(results)
-    pairs = default_pairs(f.settings) if pairs is None else list(pairs)
+    pairs = design_of(f).pairs() if pairs is None else list(pairs)
     design = design_of(f).settings.set_index("setting")
     p = f.players
     course = list(COURSE_COLUMNS) + play_columns(p)

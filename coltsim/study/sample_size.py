@@ -47,7 +47,7 @@ import pandas as pd
 from .. import constants as K
 from ..analysis import balance
 from ..analysis import power as P
-from ..analysis.compare import default_pairs
+from ..analysis.design import design_of
 from ..analysis.frames import concat_results
 from ..analysis.stats import LEVEL
 from ..setting import FieldError
@@ -254,8 +254,8 @@ def _headline_rows(experiment: Experiment, names: dict, half_width: float, diffe
 
 
 def compared_pairs(settings) -> list[tuple[str, str]]:
-    """The pairs of setting ids the reports compare (coltsim.analysis.compare.default_pairs)."""
-    return default_pairs(settings_table(settings))
+    """The pairs of setting ids the reports compare (coltsim.analysis.design.Design.pairs)."""
+    return design_of(settings_table(settings)).pairs()
 
 
 def _fraction(share: float) -> str:
