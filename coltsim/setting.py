@@ -286,11 +286,6 @@ def _check_lineup(players: int, lineup):
     return tuple(K.BANDIT_NAMES[c] if c >= 0 else LINEUP_RANDOM for c in codes)
 
 
-def _function_label(fn) -> str:
-    py = getattr(fn, "py_func", fn)
-    return f"{py.__module__}:{py.__qualname__}"
-
-
 def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     """One label per player, and the functions among them by label."""
     allowed = f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
@@ -315,7 +310,7 @@ def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     labels, functions = [], {}
     for p in policies:
         if callable(p):
-            label = _function_label(p)
+            label = catalog.function_label(p)
             functions[label] = p
         elif catalog.is_policy(p):
             label = p

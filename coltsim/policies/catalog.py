@@ -246,6 +246,12 @@ def is_policy(name) -> bool:
     return isinstance(name, str) and (name in POLICIES or bool(USER_POLICY.match(name)))
 
 
+def function_label(fn) -> str:
+    """The name of a user policy given as a function: ``"module:qualname"``."""
+    py = getattr(fn, "py_func", fn)
+    return f"{py.__module__}:{py.__qualname__}"
+
+
 def param_names(name: str) -> tuple:
     """Names of the parameters a built-in policy reads (user policies: ``p0`` .. ``p15``)."""
     policy = POLICIES.get(name)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .catalog import (
     I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
-    default_policy, param_names, param_vector,
+    default_policy, function_label, param_names, param_vector,
 )
 from ..words import did_you_mean
 from .weights import load_net, shipped_net, table
@@ -89,11 +89,6 @@ def _compiled(fn, label: str):
     raise ValueError(f"user policy {label!r} is not a function")
 
 
-def _label(fn) -> str:
-    py = getattr(fn, "py_func", fn)
-    return f"{py.__module__}:{py.__qualname__}"
-
-
 def resolve_policies(players: int, policies=None, params=None) -> Seats:
     """One policy per player from ``policies`` (None: ``catalog.default_policy(players)``; one
     spec for all; or a list).
@@ -133,7 +128,7 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
             codes.append(compiled_as(spec, matrix[p]))
             continue
         fn = load_user_policy(spec) if isinstance(spec, str) else _compiled(spec, repr(spec))
-        label = spec if isinstance(spec, str) else _label(fn)
+        label = spec if isinstance(spec, str) else function_label(fn)
         matrix[p] = param_vector(label, by_name.get(label))
         names.append(label)
         if fn not in users:
