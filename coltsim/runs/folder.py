@@ -34,7 +34,7 @@ A run's results (coltsim.runs.storage), a report (coltsim.study.folder) and a tr
   which says False for a file not recorded, missing or damaged (the last two with a
   :class:`RepairWarning` naming it, its record dropped), so that the writer makes it again.
 - **The user's files stay.**  coltsim removes or replaces only files its manifest lists
-  (:meth:`Folder.remove`, :meth:`Folder.write_all`); any other file in the folder or its
+  (:meth:`Folder.remove`, :func:`write_all`); any other file in the folder or its
   sub-folders (``notes.md``, ``figures/my_poster.png``, a stray ``chunk-00000.backup2.npz``)
   is the user's: never read, never counted, never removed.
 
@@ -391,12 +391,6 @@ class Folder:
         if flush or time.monotonic() - self._written >= max(FLUSH_SECONDS,
                                                             10 * self._write_seconds):
             self.flush()
-
-    def write_all(self, files: dict, manifest: dict) -> None:
-        """Replace the folder's recorded files by ``files`` and its manifest by ``manifest``, at
-        once (:func:`write_all`)."""
-        self.manifest = write_all(self.path, files, manifest, self.token, self.manifest_text)
-        self._dirty = False
 
     def read(self, name: str) -> bytes:
         """The bytes of recorded file ``name``, verified; a :class:`FolderError` of one line

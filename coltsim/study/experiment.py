@@ -131,12 +131,6 @@ class Experiment:
     max_games: int | None = None  # with precision: games per setting at most
     focus: tuple = ()  # bandit names the question is about (the headline answers for them first)
 
-    def setting(self, setting_id: str) -> Setting:
-        for s in self.settings:
-            if s.id == setting_id:
-                return s
-        raise KeyError(setting_id)
-
     def with_overrides(self, games: int | None = None, output=None,
                        workers: int | None = None, precision: float | None = None,
                        max_games: int | None = None) -> "Experiment":
