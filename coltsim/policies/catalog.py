@@ -90,7 +90,6 @@ PRESETS = {
     "never_fires":         (1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0),
     "never_moves_marshal": (1.0, 1.0, 1.0, 1.0, NEVER, 1.0, 1.0, 1.0, 0.0),
 }
-PRESET_NAMES = tuple(PRESETS)
 
 
 def _weight(name: str, default: float, minimum: float = -MAX_WEIGHT) -> Param:
