@@ -55,8 +55,6 @@ from .experiment import Experiment, load_experiment
 from .labels import setting_names, settings_table
 from .report.formatting import pct, points
 
-HALF_WIDTH, DIFFERENCE = P.HALF_WIDTH, P.DIFFERENCE
-
 
 @dataclass(frozen=True)
 class SampleSizes:
@@ -88,8 +86,8 @@ class SampleSizes:
         return "\n".join(out)
 
 
-def sample_sizes(experiment: Experiment, half_width: float = HALF_WIDTH,
-                 difference: float = DIFFERENCE, alpha: float = P.ALPHA, power: float = P.POWER,
+def sample_sizes(experiment: Experiment, half_width: float = P.HALF_WIDTH,
+                 difference: float = P.DIFFERENCE, alpha: float = P.ALPHA, power: float = P.POWER,
                  pilot: int = 0, workers: int | None = None) -> SampleSizes:
     """Games per setting for the experiment's questions (module docstring).
 
@@ -305,7 +303,7 @@ def _pilot_errors(experiment: Experiment, results) -> dict:
     return out
 
 
-def sample_sizes_file(path, half_width: float = HALF_WIDTH, difference: float = DIFFERENCE,
+def sample_sizes_file(path, half_width: float = P.HALF_WIDTH, difference: float = P.DIFFERENCE,
                       alpha: float = P.ALPHA, power: float = P.POWER, pilot: int = 0,
                       workers: int | None = None) -> SampleSizes:
     """:func:`sample_sizes` of an experiment file."""
