@@ -180,9 +180,10 @@ def test_a_conclusion_is_robust_when_the_two_strongest_policies_agree():
     printed = settings[settings["condition"] == "printed rules"]
     assert list(printed["strongest"]) == ["doc", "tuco", "tuco"]
     # Tuco is the strongest for the two strongest policies: robust (the weakest random's too).
-    assert (printed["robust"] == headline.ROBUST).all()
+    assert (printed["strongest_robust"] == headline.ROBUST).all()
     comparisons = h[h["kind"] == "comparison"]
-    assert len(comparisons) == 3 and (comparisons["robust"] == headline.ROBUST).all()
+    assert len(comparisons) == 3
+    assert (comparisons["spread_robust"] == headline.ROBUST).all()  # narrower under both
     assert (comparisons["spread_change"] < 0).all()
 
 
@@ -192,14 +193,16 @@ def test_a_conclusion_depends_on_play_strength_when_they_disagree():
     h = headline.headline(f, ("balance", "compare"), ladder=("greedy", "rollout"))
     printed = h[(h["kind"] == "setting") & (h["condition"] == "printed rules")]
     assert list(printed["strongest"]) == ["tuco", "belle"]
-    assert (printed["robust"] == headline.DEPENDS).all()
+    assert (printed["strongest_robust"] == headline.DEPENDS).all()
     variant = h[(h["kind"] == "setting") & (h["condition"] != "printed rules")]
-    assert (variant["robust"] == headline.ROBUST).all()  # Belle under both
+    assert (variant["strongest_robust"] == headline.ROBUST).all()  # Belle under both
     comparisons = h[h["kind"] == "comparison"]
-    assert (comparisons["robust"] == headline.DEPENDS).all()  # Tuco -> Belle only for greedy
+    # The spread narrows for greedy (Tuco's edge goes), not for rollout (Belle's stays).
+    assert (comparisons["spread_robust"] == headline.DEPENDS).all()
     # Without a ladder, the headline is still given per policy, unmarked.
     plain = headline.headline(f, ("balance",))
-    assert (plain["robust"] == "").all() and len(plain[plain["kind"] == "setting"]) == 4
+    assert (plain[headline.ROBUST_COLUMNS] == "").all().all()
+    assert len(plain[plain["kind"] == "setting"]) == 4
 
 
 def test_a_ladder_experiment_reports_every_answer_per_policy(tmp_path):
@@ -226,18 +229,22 @@ gunslinger_bonus = [1000, 0]
         ("Gunslinger bonus $0", "random"), ("Gunslinger bonus $0", "weighted (fire 0.5)")]
     comparisons = h[h["kind"] == "comparison"]
     assert list(comparisons["policy"]) == ["random", "weighted (fire 0.5)"]
-    assert set(h["robust"]) <= {headline.ROBUST, headline.DEPENDS, headline.INCONCLUSIVE}
+    verdicts = {headline.ROBUST, headline.DEPENDS, headline.INCONCLUSIVE}
+    for column in headline.ROBUST_COLUMNS:
+        assert set(h[column]) <= verdicts
     md = (out / "report.md").read_text()
     assert "two strongest policies of the ladder (random and weighted (fire 0.5))" in md
-    # each answer's verdict in plain words, naming the two policies it compares
-    strong = "weighted (fire 0.5) players"
-    words = {f"robust: the same with random and with {strong}",
-             f"depends on play strength: not the same with random and with {strong}",
-             f"not significant with random players nor with {strong}"}
+    # the verdicts conclusion by conclusion, naming the two policies compared: the comparison
+    # told, the four settings (more than three groups of rows) tallied
     sentences = [line for line in md.split("## Headline")[1].split("\n## ")[0].splitlines()
                  if line.startswith("> ")]
-    said = re.findall(r"\[([^\[\]]+)\]", "\n".join(sentences))
-    assert said and set(said) <= words, said
+    assert any(line.startswith(
+        "> Gunslinger bonus $0 against printed rules: with random and with weighted (fire 0.5) "
+        "players (the ladder's two strongest, same deals), conclusion by conclusion: 3 players: "
+        "strongest bandit ") for line in sentences), sentences
+    assert any("With random and with weighted (fire 0.5) players (the ladder's two strongest), "
+               "conclusion by conclusion: the strongest bandit " in line
+               for line in sentences), sentences
 
 
 # --- a question about one bandit -----------------------------------------------------------------
@@ -300,7 +307,7 @@ def test_a_report_with_a_focus_names_the_bandit_first(tmp_path):
     h = pd.read_csv(tmp_path / "tables" / "headline.csv")
     assert h[h["kind"] != "policy"][["focus_effect", "focus_lo", "focus_hi"]].notna().all().all()
     table = next(b for b in report.headline if getattr(b, "name", "") == "headline")
-    assert list(table.display.columns)[2] == "Cheyenne, pp (95% CI)"
+    assert list(table.display.columns)[2:4] == ["policy", "Cheyenne, pp (95% CI)"]
 
 
 def test_the_headline_says_when_an_interval_and_its_corrected_test_disagree(tmp_path):
@@ -328,3 +335,111 @@ def test_the_headline_says_when_an_interval_and_its_corrected_test_disagree(tmp_
         assert int(tests) > 2
     for lo, hi in re.findall(r"\(([-+]?[\d.]+) to ([-+]?[\d.]+)\), not significant", text):
         assert float(lo) <= 0 <= float(hi)
+
+
+# --- headlines that answer what was asked --------------------------------------------------------
+def _headline_lines(out) -> list:
+    md = (out / "report.md").read_text()
+    return [line[2:] for line in md.split("## Headline")[1].split("\n## ")[0].splitlines()
+            if line.startswith("> ")]
+
+
+def test_a_gunslinger_sweep_gives_the_paired_change_of_the_share_it_decides(tmp_path):
+    """1,000 -> 500: the headline gives each bonus' share of games decided by the Gunslinger
+    and, for $500, its paired change against the printed rules (not only the two levels)."""
+    out, h = run(tmp_path, """
+name = "half_bonus"
+seed = 1
+games = 3000
+analyses = ["compare", "balance", "gunslinger"]
+backend = "threading"
+
+[sweep]
+players = [4]
+policies = ["greedy"]
+
+[sweep.rules]
+gunslinger_bonus = [1000, 500]
+""")
+    lines = _headline_lines(out)
+    share = r"([\d.]+)% \(([\d.]+) to ([\d.]+)\) at 4 players"
+    (printed,) = [re.fullmatch(r"Printed rules, greedy players: the Gunslinger bonus changes "
+                               r"the winner in this share of games \(95% CI\): " + share + r"\.",
+                               line)
+                  for line in lines if line.startswith("Printed rules, greedy players: the Gun")]
+    (half,) = [re.fullmatch(r"Gunslinger bonus \$500, greedy players: the Gunslinger bonus "
+                            r"changes the winner in this share of games \(95% CI\): " + share
+                            + r", (-[\d.]+) \((-[\d.]+) to (-[\d.]+)\) points against printed "
+                            r"rules on the same deals\.", line)
+               for line in lines if line.startswith("Gunslinger bonus $500, greedy players: the")]
+    assert printed and half, lines
+    (row,) = h[h["kind"] == "comparison"].itertuples()
+    said = [float(x) for x in half.groups()[3:]]
+    assert said == [round(100 * v, 1) for v in (row.gunslinger_decided, row.gunslinger_decided_lo,
+                                                row.gunslinger_decided_hi)]
+    assert said[2] < 0  # half the bonus decides significantly fewer games
+    # the paired change of the two levels the headline gives, on the same 3,000 deals
+    assert said[0] == pytest.approx(float(half.group(1)) - float(printed.group(1)), abs=0.11)
+    # and the comparison's own sentence names its players too
+    assert any(line.startswith("Gunslinger bonus $500 against printed rules (4 greedy players, "
+                               "same deals): spread ") for line in lines), lines
+
+
+def test_a_two_player_headline_says_its_players_were_planners(tmp_path):
+    out, h = run(tmp_path, """
+name = "duel"
+seed = 3
+games = 150
+analyses = ["balance"]
+backend = "threading"
+
+[sweep]
+players = [2]
+policies = ["planner"]
+""")
+    lines = _headline_lines(out)
+    assert lines[0].startswith("Planner players: strongest / weakest bandit (win rate against "
+                               "the average bandit, percentage points) and the spread between "
+                               "them (95% CI): 2 players: "), lines
+    md = (out / "report.md").read_text()
+    assert "| setting | players | policy |" in md and "| 2 | planner |" in md
+    assert list(h.loc[h["kind"] == "setting", "policy"]) == ["planner"]
+
+
+def test_a_ladder_judges_each_conclusion_on_its_own(tmp_path):
+    """Tuco the strongest under both policies, the weakest Doc for greedy and Belle for
+    rollout: the strongest bandit held, the weakest did not, and the headline says so for each
+    (not "depends on play strength" for both)."""
+    from coltsim.study.experiment import loads_experiment
+    from coltsim.study.report import build_report
+
+    f = concat_results(
+        synthetic_results((4,), 20_000, seed=3, setting_prefix="g", policy="greedy",
+                          bandit_edge={"tuco": 0.08, "doc": -0.08}),
+        synthetic_results((4,), 20_000, seed=3, setting_prefix="r", policy="rollout",
+                          bandit_edge={"tuco": 0.08, "belle": -0.08}))
+    e = loads_experiment('name = "l"\ngames = 20000\nanalyses = ["balance"]\n'
+                         'ladder = ["greedy", "rollout"]\n[sweep]\nplayers = [4]\n')
+    build_report(f, e, tmp_path, dpi=20)
+    h = pd.read_csv(tmp_path / "tables" / "headline.csv")
+    settings = h[h["kind"] == "setting"]
+    assert list(settings["strongest"]) == ["tuco", "tuco"]
+    assert list(settings["weakest"]) == ["doc", "belle"]
+    assert (settings["strongest_robust"] == headline.ROBUST).all()
+    assert (settings["weakest_robust"] == headline.DEPENDS).all()
+    lines = _headline_lines(tmp_path)
+    assert lines[0].startswith("Greedy players: strongest / weakest bandit")
+    assert lines[1].startswith("Rollout players: strongest / weakest bandit")
+    ladder = re.fullmatch(
+        r"With greedy and with rollout players \(the ladder's two strongest, same deals\), "
+        r"conclusion by conclusion: 4 players: strongest bandit Tuco with both \(robust\), "
+        r"weakest bandit Doc → Belle \(depends on play strength\), spread ([\d.]+) → ([\d.]+) "
+        r"points, ([-+]?[\d.]+) \(([-+]?[\d.]+) to ([-+]?[\d.]+)\) \((robust|depends on play "
+        r"strength)\)\.", lines[2])
+    assert ladder, lines[2]
+    greedy, rollout = settings.itertuples()
+    assert [float(x) for x in ladder.groups()[:2]] == [round(100 * greedy.spread, 1),
+                                                      round(100 * rollout.spread, 1)]
+    lo, hi = float(ladder.group(4)), float(ladder.group(5))
+    assert ladder.group(6) == (headline.ROBUST if lo <= 0 <= hi else headline.DEPENDS)
+    assert ladder.group(6) == greedy.spread_robust

@@ -98,7 +98,7 @@ def test_build_report_writes_every_file(full):
     assert "# coltsim report: tiny" in md
     # The answer first: the comparison (two conditions at 4 players), then each setting.
     assert report.headline[0].startswith("Gunslinger bonus $500 against printed rules "
-                                         "(4 players, same deals): spread")
+                                         "(4 random players, same deals): spread")
     assert any(isinstance(b, str) and "Tuco" in b and "3 players: Tuco" in b
                for b in report.headline)
     assert report.headline[0] in md and report.headline[0] in htmllib.unescape(html)

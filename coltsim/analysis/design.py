@@ -104,6 +104,20 @@ class Design:
         ladder of two or more policies played here."""
         return self.ladder[-2:] if len(self.ladder) >= 2 else None
 
+    def ladder_pairs(self) -> list[tuple[str, str]]:
+        """``(weaker, stronger)``: the settings of the ladder's two strongest policies at every
+        condition and player count both played (uniform settings, on the same deals)."""
+        top = self.strongest_two()
+        if top is None:
+            return []
+        u = self.settings[~self.settings["mixed"]]
+        out = []
+        for _, g in u.groupby(["condition", "players"], sort=False):
+            by_policy = dict(zip(g["policy"], g["setting"]))
+            if top[0] in by_policy and top[1] in by_policy:
+                out.append((by_policy[top[0]], by_policy[top[1]]))
+        return out
+
     def units(self) -> pd.DataFrame:
         """Units of the bandit-level analyses: ``unit`` (0..), ``setting`` (the setting, or the
         mixed table's id), ``policy``, ``settings`` (the setting ids it covers), ``players``,

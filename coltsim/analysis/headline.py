@@ -21,11 +21,18 @@ rate minus the average bandit's) and every comparison row how the comparison mov
 (paired, on the same deals); with several focus bandits, the setting and comparison rows are
 given once per focus bandit (``focus`` names it), the other columns repeated.
 
-With a ladder of policies (the experiment's ``ladder``, weakest first), ``robust`` says whether
-a conclusion holds for the two strongest policies: a setting's strongest and weakest bandit (each
-counted only where its effect is significant), or a comparison's direction (the sign of the
-spread's change where significant, else "no change") and the strongest bandit after it.  A
-conclusion with nothing significant under either policy is neither: "not significant for
+With a ladder of policies (the experiment's ``ladder``, weakest first), each conclusion is
+judged on its own for the two strongest policies (:data:`CONCLUSIONS`; the columns
+``strongest_robust``, ``weakest_robust``, ``spread_robust``):
+
+- the strongest and the weakest bandit (of a setting; of a comparison, after it), each counted
+  only where its effect is significant: robust when it is the same bandit under both policies;
+- a setting's spread: robust when the stronger policy's spread minus the weaker's, paired on
+  the same deals (``ladder_spreads``), has a 95% interval holding 0;
+- a comparison's spread: its direction (the sign of the spread's change where significant,
+  else "no change"), robust when the same under both.
+
+A conclusion with nothing significant under either policy is neither: "not significant for
 either".
 
 :func:`headline` computes it from results; :func:`answers` combines tables already computed
@@ -45,6 +52,8 @@ from .shares import policy_shares
 ROBUST = "robust"
 DEPENDS = "depends on play strength"
 INCONCLUSIVE = "not significant for either"
+CONCLUSIONS = ("strongest", "weakest", "spread")  # judged one by one against a ladder
+ROBUST_COLUMNS = [f"{c}_robust" for c in CONCLUSIONS]
 
 COLUMNS = [
     "kind", "setting", "baseline", "condition", "baseline_condition", "players", "policy",
@@ -63,7 +72,7 @@ COLUMNS = [
     "top_card", "top_card_effect", "top_card_lo", "top_card_hi",
     *(f"{m}{suffix}" for m in quality.METRICS for suffix in ("", "_lo", "_hi")),
     "win_share", "win_share_lo", "win_share_hi", "fair_share",
-    "robust",
+    *ROBUST_COLUMNS,
 ]
 
 
@@ -90,6 +99,7 @@ def compute(f, design: Design, analyses, level: float = LEVEL,
         tables["spread_changes"] = balance.spread_changes(effects, pairs)
         if focus:
             tables["focus_changes"] = balance.effect_changes(effects, pairs, focus)
+        tables["ladder_spreads"] = balance.spread_changes(effects, design.ladder_pairs())
     if "compare" in analyses and pairs:
         tables["compare"] = compare.compare(f, pairs, level, correction)
         tables["play"] = compare.play_changes(f, pairs, level)
@@ -217,7 +227,8 @@ def answers(tables: dict, design: Design, focus=()) -> pd.DataFrame:
                          "win_share": r.win_rate, "win_share_lo": r.ci_low,
                          "win_share_hi": r.ci_high, "fair_share": r.fair_share})
     table = pd.DataFrame(rows, columns=COLUMNS)
-    table["robust"] = robustness(table, design, tables.get("effects"))
+    table[ROBUST_COLUMNS] = robustness(table, design, tables.get("effects"),
+                                       tables.get("ladder_spreads"))
     return table
 
 
@@ -328,34 +339,49 @@ def _one(table: pd.DataFrame | None, **where):
     return table[mask].iloc[0] if mask.any() else None
 
 
-def conclusion(row: pd.Series, effects: pd.DataFrame | None) -> tuple:
-    """What a headline row concludes, in terms that can hold or not under another policy:
-    a setting's strongest and weakest bandit (None where its effect is not significant); a
-    comparison's direction of the spread's change (+1, -1, or 0 when not significant) and its
-    strongest bandit after the change (None where not significant)."""
-    def significant(setting, bandit):
+def conclusion(row: pd.Series, effects: pd.DataFrame | None) -> dict:
+    """What a headline row concludes under its policy, conclusion by conclusion, in terms that
+    can hold or not under another policy: the ``strongest`` and ``weakest`` bandit (of a
+    comparison: after it; None where its effect is not significant) and, of a comparison, the
+    ``spread``'s direction of change (+1, -1, or 0 when not significant; a setting's spread is
+    judged on the pair of policies: :func:`spread_verdict`)."""
+    def significant(bandit):
         if effects is None or not isinstance(bandit, str):
             return False
-        hit = effects[(effects["setting"] == setting) & (effects["bandit"] == bandit)]
+        hit = effects[(effects["setting"] == row["setting"]) & (effects["bandit"] == bandit)]
         return bool(len(hit)) and bool(hit["significant"].iloc[0])
 
-    if row["kind"] == "setting":
-        return (row["strongest"] if significant(row["setting"], row["strongest"]) else None,
-                row["weakest"] if significant(row["setting"], row["weakest"]) else None)
-    direction = 0
-    if row["spread_change_significant"] is True:
-        direction = int(np.sign(row["spread_change"]))
-    return (direction,
-            row["strongest"] if significant(row["setting"], row["strongest"]) else None)
+    out = {c: row[c] if significant(row[c]) else None for c in ("strongest", "weakest")}
+    if row["kind"] == "comparison":
+        out["spread"] = int(np.sign(row["spread_change"])) \
+            if row["spread_change_significant"] is True else 0
+    return out
 
 
-def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None) -> list:
-    """``robust`` / ``depends on play strength`` / ``not significant for either`` (nothing
-    significant under both policies) for the setting and comparison rows of every
-    condition and player count that the ladder's two strongest policies both played (all of
-    its policies' rows get the verdict); ``""`` elsewhere, and for every row without a ladder
-    or without the balance columns."""
-    out = [""] * len(table)
+def verdict(weaker, stronger) -> str:
+    """A conclusion's verdict from its value under the two strongest policies."""
+    if weaker == stronger:
+        return ROBUST if weaker else INCONCLUSIVE
+    return DEPENDS
+
+
+def spread_verdict(change: pd.Series | None) -> str:
+    """A setting's spread: robust when the paired change between the two strongest policies
+    (a row of ``ladder_spreads``) has an interval holding 0."""
+    if change is None:
+        return ""
+    return ROBUST if change["lo"] <= 0 <= change["hi"] else DEPENDS
+
+
+def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None,
+               ladder_spreads: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Columns :data:`ROBUST_COLUMNS`: each conclusion's verdict, ``robust`` / ``depends on
+    play strength`` / ``not significant for either`` (nothing significant under both
+    policies), for the setting and comparison rows of every condition and player count that
+    the ladder's two strongest policies both played (all of its policies' rows get the
+    verdicts); ``""`` elsewhere, and for every row without a ladder or without the balance
+    columns."""
+    out = pd.DataFrame("", index=table.index, columns=ROBUST_COLUMNS)
     top = design.strongest_two()
     if top is None or table["strongest"].isna().all():
         return out
@@ -367,12 +393,16 @@ def robustness(table: pd.DataFrame, design: Design, effects: pd.DataFrame | None
             rows, by_policy = groups.setdefault(key, ([], {}))
             rows.append(i)
             if row["policy"] in top:
-                by_policy[row["policy"]] = conclusion(row, effects)
+                by_policy[row["policy"]] = (row, conclusion(row, effects))
     for rows, by_policy in groups.values():
-        if len(by_policy) == 2:
-            a, b = by_policy[top[0]], by_policy[top[1]]
-            verdict = (INCONCLUSIVE if a == b and not any(a) else ROBUST if a == b
-                       else DEPENDS)
-            for i in rows:
-                out[i] = verdict
+        if len(by_policy) < 2:
+            continue
+        (weak_row, weak), (strong_row, strong) = by_policy[top[0]], by_policy[top[1]]
+        for c in CONCLUSIONS:
+            if c == "spread" and weak_row["kind"] == "setting":
+                v = spread_verdict(_one(ladder_spreads, baseline=weak_row["setting"],
+                                        setting=strong_row["setting"]))
+            else:
+                v = verdict(weak[c], strong[c])
+            out.loc[rows, f"{c}_robust"] = v
     return out

@@ -158,12 +158,11 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
                          f"{pp(r['strongest_effect'])} / {bandit(r['weakest'])} "
                          f"{pp(r['weakest_effect'])}, spread "
                          f"{pp_ci(r['spread'], r['spread_lo'], r['spread_hi'], signed=False)}"
-                         + ("" if sig else " (no bandit significantly above the average)")
-                         + S.robust(ctx, r))
+                         + ("" if sig else " (no bandit significantly above the average)"))
         out.append(S.lead(S.where(ctx, condition, policy), "strongest / weakest bandit (win "
                          "rate against the average bandit, percentage points) and the spread "
                          "between them (95% CI)") + "; ".join(parts) + ".")
-    return out
+    return out + S.ladder(ctx, table, "setting")
 
 
 # --- figures -------------------------------------------------------------------------------------

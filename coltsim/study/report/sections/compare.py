@@ -166,13 +166,11 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
     rows = table[table["kind"] == "comparison"]
     if not len(rows):
         return []
-    many_policies = len(ctx.design.policies) > 1
     if len(rows) <= S.MAX_SENTENCES:
         return [S.capital(f"{r['condition']} against {r['baseline_condition']} "
-                         f"({r['players']} players" + (f", {r['policy']}" if many_policies else "")
-                         + ", same deals): " + comparison_sentence(ctx, r) + "."
-                         + S.robust(ctx, r))
-                for _, r in rows.iterrows()]
+                         f"({r['players']} {r['policy']} players, same deals): "
+                         + comparison_sentence(ctx, r) + ".")
+                for _, r in rows.iterrows()] + S.ladder(ctx, table, "comparison")
     changes = rows.dropna(subset=["spread_change"])
     out = []
     if len(changes):
@@ -189,8 +187,8 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
             text += ("; the largest change is " + pp_ci(best["spread_change"],
                                                         best["spread_change_lo"],
                                                         best["spread_change_hi"])
-                     + f" points ({best['condition']}, {best['players']} players"
-                     + (f", {best['policy']}" if many_policies else "") + ")")
+                     + f" points ({best['condition']}, {best['players']} {best['policy']} "
+                     "players)")
         out.append(text + "." + S.robust_tally(ctx, changes))
     played = rows.dropna(subset=["played_differently"])
     still = played[played["played_differently"] == 0]

@@ -11,7 +11,7 @@ from ... import plots
 from .. import sentences as S
 from ..context import Context
 from ..document import Section
-from ..formatting import bandit, count, num, p_value, pct, pct_ci, yes
+from ..formatting import bandit, count, num, p_value, pct, pct_ci, pp, pp_ci, yes
 
 TITLE = "Gunslinger"
 
@@ -94,18 +94,35 @@ def build(ctx: Context) -> Section:
 
 # --- the headline's sentences ------------------------------------------------------------------
 def headline(ctx: Context, table: pd.DataFrame) -> list:
+    """The share of games the bonus decides in each setting and, for a compared setting, its
+    paired change against the baseline on the same deals (the comparison rows, with the
+    ``compare`` analysis)."""
     rows = table[(table["kind"] == "setting") & table["gunslinger_decided"].notna()]
+    changes = table[(table["kind"] == "comparison") & table["gunslinger_decided"].notna()]
     groups = S.groups(rows)
     if len(groups) > S.MAX_GROUPS:
-        return [f"The Gunslinger bonus changes the winner in "
+        text = (f"The Gunslinger bonus changes the winner in "
                 f"{pct(rows['gunslinger_decided'].min())} to "
                 f"{pct(rows['gunslinger_decided'].max())} of the games, depending on the "
-                "setting (every setting: the table below)."]
+                "setting")
+        if len(changes):
+            text += (f"; against the baseline on the same deals, the change is "
+                     f"{pp(changes['gunslinger_decided'].min())} to "
+                     f"{pp(changes['gunslinger_decided'].max())} points")
+        return [text + " (every setting and comparison: the tables below)."]
+    change = {r["setting"]: r for _, r in changes.iterrows()}
     out = []
     for (condition, policy), g in groups:
-        parts = [pct_ci(r["gunslinger_decided"], r["gunslinger_decided_lo"],
-                        r["gunslinger_decided_hi"]) + f" at {r['players']} players"
-                 for _, r in g.iterrows()]
+        parts = []
+        for _, r in g.iterrows():
+            part = pct_ci(r["gunslinger_decided"], r["gunslinger_decided_lo"],
+                          r["gunslinger_decided_hi"]) + f" at {r['players']} players"
+            c = change.get(r["setting"])
+            if c is not None:
+                part += (", " + pp_ci(c["gunslinger_decided"], c["gunslinger_decided_lo"],
+                                      c["gunslinger_decided_hi"])
+                         + f" points against {c['baseline_condition']} on the same deals")
+            parts.append(part)
         out.append(S.lead(S.where(ctx, condition, policy), "the Gunslinger bonus changes the "
                          "winner in this share of games (95% CI)") + "; ".join(parts) + ".")
     return out

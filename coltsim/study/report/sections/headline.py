@@ -9,7 +9,7 @@ import pandas as pd
 
 from ....analysis import balance
 from ....analysis.headline import (
-    PRECISION_ANALYSES, answers, games_per_setting,
+    CONCLUSIONS, PRECISION_ANALYSES, ROBUST_COLUMNS, answers, games_per_setting,
     interval_widths,
 )
 from ....analysis.headline import compute as compute_tables
@@ -25,14 +25,19 @@ from .topics import BY_ANALYSIS
 
 def analyse(ctx: Context) -> None:
     """The focus bandits' effects and their changes between compared settings (tests of the
-    report's family)."""
-    if not ctx.focus or not ctx.design.uniform:
+    report's family); with a ladder, the spread of its two strongest policies compared on the
+    same deals (an interval that judges the spread's robustness, not a test)."""
+    if not ctx.design.uniform:
         return
     f, lvl, corr = ctx.f, ctx.level, ctx.correction
-    effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
-    # An interval: the same question is tested as the bandit's win-rate difference (compare).
-    ctx.table("focus_changes", lambda: balance.effect_changes(effects, ctx.design.pairs(),
-                                                              ctx.focus), test=False)
+    if ctx.focus:
+        effects = ctx.table("effects", lambda: balance.bandit_effects(f, "win", lvl, corr))
+        # An interval: the same question is tested as the bandit's win-rate difference (compare).
+        ctx.table("focus_changes", lambda: balance.effect_changes(effects, ctx.design.pairs(),
+                                                                  ctx.focus), test=False)
+    if "effects" in ctx.cache:
+        ctx.table("ladder_spreads", lambda: balance.spread_changes(
+            ctx.table("effects"), ctx.design.ladder_pairs()), test=False)
 
 
 def compute(ctx: Context) -> pd.DataFrame:
@@ -108,7 +113,6 @@ def _focus(ctx: Context, table: pd.DataFrame) -> list:
     it (paired, on the same deals)."""
     effects = ctx.table("effects").table if "effects" in ctx.cache else None
     changes = ctx.table("focus_changes") if "focus_changes" in ctx.cache else None
-    many_policies = len(ctx.design.policies) > 1
     out = []
     for name in ctx.focus:
         rows = table[(table["kind"] == "setting") & (table["focus"] == name)
@@ -135,10 +139,9 @@ def _focus(ctx: Context, table: pd.DataFrame) -> list:
                 parts.append(f"{r['players']} players {pp(c['baseline_effect'])} → "
                              f"{pp(c['effect'])}, "
                              f"{pp_ci(r['focus_effect'], r['focus_lo'], r['focus_hi'])}")
-            out.append(f"{bandit(name)}'s effect, {condition} against {base}"
-                       + (f" ({policy} players" if many_policies else " (")
-                       + (", " if many_policies else "") + "same deals; change in "
-                       "percentage points, 95% CI): " + "; ".join(parts) + ".")
+            out.append(f"{bandit(name)}'s effect, {condition} against {base} ({policy} "
+                       "players, same deals; change in percentage points, 95% CI): "
+                       + "; ".join(parts) + ".")
     return out
 
 
@@ -251,9 +254,8 @@ def _focus_cells(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame, unit: st
 
 
 def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
-    display = {"setting": rows["condition"], "players": rows["players"]}
-    if len(ctx.design.policies) > 1:
-        display["policy"] = rows["policy"]
+    display = {"setting": rows["condition"], "players": rows["players"],
+               "policy": rows["policy"]}
     display.update(_focus_cells(ctx, table, rows, "pp"))
     if rows["strongest"].notna().any():
         display["strongest (pp)"] = [f"{bandit(b)} {pp(e)}" if isinstance(b, str) else ""
@@ -275,8 +277,7 @@ def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Ta
             f"{card_label(c)} {usd_ci(e, lo, hi, signed=True)}" if isinstance(c, str) else "none"
             for c, e, lo, hi in rows[["top_card", "top_card_effect", "top_card_lo",
                                       "top_card_hi"]].itertuples(index=False)]
-    if (rows["robust"] != "").any():
-        display["robust"] = rows["robust"]
+    display.update(_ladder_cells(rows))
     note = "One row per setting and player count" + (
         ", then one per comparison (the table below)." if (table["kind"] == "comparison").any()
         else ".")
@@ -286,9 +287,7 @@ def _settings_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Ta
 
 def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) -> Table:
     display = {"setting": rows["condition"], "baseline": rows["baseline_condition"],
-               "players": rows["players"]}
-    if len(ctx.design.policies) > 1:
-        display["policy"] = rows["policy"]
+               "players": rows["players"], "policy": rows["policy"]}
     display.update(_focus_cells(ctx, table, rows, "change, pp"))
     if rows["spread_change"].notna().any():
         display["spread, pp"] = [f"{points(a)} → {points(b)}" for a, b in
@@ -301,9 +300,19 @@ def _comparisons_table(ctx: Context, table: pd.DataFrame, rows: pd.DataFrame) ->
         display["mean score (95% CI)"] = [usd_ci(*r, signed=True) for r in rows[
             ["mean_score_change", "mean_score_change_lo", "mean_score_change_hi"]]
             .itertuples(index=False)]
+    if "gunslinger" in ctx.analyses and rows["gunslinger_decided"].notna().any():
+        display["decided by the Gunslinger, pp (95% CI)"] = [pp_ci(*r) for r in rows[
+            ["gunslinger_decided", "gunslinger_decided_lo", "gunslinger_decided_hi"]]
+            .itertuples(index=False)]
     if rows["played_differently"].notna().any():
         display["played differently"] = rows["played_differently"].map(pct)
-    if (rows["robust"] != "").any():
-        display["robust"] = rows["robust"]
+    display.update(_ladder_cells(rows))
     return Table("headline", "The answer per comparison (same deals)", table,
                  pd.DataFrame(display))
+
+
+def _ladder_cells(rows: pd.DataFrame) -> dict:
+    """With a ladder, a column per conclusion: its verdict (analysis.headline.robustness)."""
+    if not (rows[ROBUST_COLUMNS] != "").to_numpy().any():
+        return {}
+    return {f"ladder: {c}": rows[f"{c}_robust"] for c in CONCLUSIONS}

@@ -54,12 +54,15 @@ def build(ctx: Context) -> Section:
     top = ctx.design.strongest_two()
     if top is not None:
         blocks.append(
-            f"Robustness: a conclusion is *{ROBUST}* when it holds for the two strongest "
-            f"policies of the ladder ({top[0]} and {top[1]}), and *{DEPENDS}* otherwise. For a "
-            "setting, the conclusion is its strongest and its weakest bandit (each counted only "
-            "where its effect is significant); for a comparison, the direction of the spread's "
-            "change (or no significant change) and the strongest bandit after it. A conclusion "
-            f"with nothing significant under either policy is *{INCONCLUSIVE}*.")
+            f"Robustness is judged conclusion by conclusion: each is *{ROBUST}* when it holds "
+            f"for the two strongest policies of the ladder ({top[0]} and {top[1]}), and "
+            f"*{DEPENDS}* otherwise. The strongest and the weakest bandit (of a comparison: "
+            "after it) hold when they are the same bandit, each counted only where its effect is "
+            "significant; a setting's spread holds when the stronger policy's spread minus the "
+            "weaker's, paired on the same deals, has a 95% interval holding 0; a comparison's "
+            "spread holds when it changes in the same direction (or not significantly) under "
+            f"both. A conclusion with nothing significant under either policy is "
+            f"*{INCONCLUSIVE}*.")
     blocks.append("Everything here is computed from the saved results (`coltsim report` "
                   "re-renders it without simulating).")
     return Section(TITLE, blocks)

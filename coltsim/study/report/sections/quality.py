@@ -116,12 +116,10 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
     changes = ctx.table("quality_changes") if "quality_changes" in ctx.cache else None
     if changes is None or not len(changes):
         return out
-    many_policies = len(ctx.design.policies) > 1
     for (condition, policy), g in changes.groupby(["condition", "policy"], sort=False):
         base = ctx.design.row(g["baseline"].iloc[0])["condition_label"]
         out.append(S.capital(f"{condition} against {base}")
-                   + (f" ({policy} players, " if many_policies else " (")
-                   + "same deals), the change in game quality: "
+                   + f" ({policy} players, same deals), the change in game quality: "
                    + "; ".join(_quality_change(ctx, m, rows) for m, rows in
                                g.groupby("quantity", sort=False)) + ".")
     return out
