@@ -1,5 +1,7 @@
 """Game-quality metrics on hand-built games whose lead changes, decided round, comebacks,
 margins and fizzled cards are known; their intervals against statsmodels."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -185,3 +187,59 @@ def test_quality_of_real_games():
     assert gq["comeback"].between(0, 1).all() and (gq["margin"] >= 0).all()
     q = Q.quality(r).iloc[0]
     assert 0 < q["fizzled_lo"] < q["fizzled"] < q["fizzled_hi"] < 1
+
+
+# --- the round cards' effect on game quality -------------------------------------------------------
+@pytest.fixture(scope="module")
+def random_games():
+    import coltsim
+
+    return coltsim.simulate(coltsim.make_setting(4, policies="random"), 3000, seed=7, workers=1,
+                            progress=False)
+
+
+def test_a_cards_effect_on_game_quality_is_the_games_with_it_minus_those_without(random_games):
+    from coltsim.analysis import round_cards
+    from coltsim.analysis.stats import welch_difference
+
+    t = round_cards.card_quality_effects(random_games)
+    assert set(t["metric"]) == set(Q.METRICS) and len(t) == 10 * len(Q.METRICS)
+    gq = Q.game_quality(random_games)
+    decks = round_cards.card_presence(random_games.games).assign(game=random_games.games["game"])
+    gq = gq.merge(decks, on="game")
+    tunnel = gq["tunnel"].to_numpy()
+    row = t[(t["card"] == "tunnel") & (t["metric"] == "lead_changes")].iloc[0]
+    x, y = gq.loc[tunnel, "lead_changes"], gq.loc[~tunnel, "lead_changes"]
+    d, lo, hi, p = welch_difference(x.mean(), x.std(), len(x), y.mean(), y.std(), len(y))
+    assert (row["n_with"], row["n_without"]) == (len(x), len(y))
+    assert (row["effect"], row["lo"], row["hi"], row["p_value"]) == pytest.approx((d, lo, hi, p))
+    # The share of cards that did nothing: two shares clustered by game, independent samples.
+    row = t[(t["card"] == "tunnel") & (t["metric"] == "fizzled")].iloc[0]
+    a = ratio_estimate(gq.loc[tunnel, "fizzled"], gq.loc[tunnel, "resolved"])
+    b = ratio_estimate(gq.loc[~tunnel, "fizzled"], gq.loc[~tunnel, "resolved"])
+    assert row["effect"] == pytest.approx(a.estimate - b.estimate)
+    assert row["hi"] - row["effect"] == pytest.approx(1.959964 * np.hypot(a.se, b.se), rel=1e-5)
+    assert row["with_card"] == pytest.approx(a.estimate)
+
+
+def test_the_round_card_report_ranks_the_cards_by_their_effect_on_lead_changes(random_games,
+                                                                              tmp_path):
+    build_report(random_games, out_dir=tmp_path, analyses=["round_cards"], dpi=20)
+    t = pd.read_csv(tmp_path / "tables" / "cards_quality.csv")
+    lead = t[(t["metric"] == "lead_changes") & (t["kind"] == "round")]
+    ranked = lead.sort_values("effect", ascending=False)
+    md = (tmp_path / "report.md").read_text()
+    headline = md.split("## Headline")[1].split("\n## ")[0]
+    (sentence,) = [line for line in headline.splitlines() if "ranked by their effect" in line]
+    assert sentence.startswith("> Random players: the round cards ranked by their effect on lead "
+                               "changes per game, against a deck with another card in its place "
+                               "(95% CI): 4 players: ")
+    said = re.findall(r"([A-Z][^,:(]*?) ([-+]\d\.\d\d) \(([-+]?\d\.\d\d) to ([-+]?\d\.\d\d)\)",
+                      sentence)
+    from coltsim.study.labels import card_label
+    assert [s[0] for s in said] == [card_label(c) for c in ranked["card"]]
+    assert [float(s[1]) for s in said] == [round(e, 2) for e in ranked["effect"]]
+    # the section's table: every card with its effects on quality, loot and the winner
+    assert "**Each card's effect on game quality, loot and the winner (with the card minus " \
+           "without), ranked by its effect on lead changes**" in md
+    assert (tmp_path / "figures" / "cards_lead_changes.png").exists()

@@ -25,7 +25,8 @@ a team, its score the sum of its two bandits'.
 
 :func:`game_quality` gives every metric per game; :func:`quality` per setting (and per table of
 different policies, over its rotations) with 95% intervals; :func:`quality_changes` per
-comparison, paired on the same deals.
+comparison, paired on the same deals; :func:`difference` between two independent sets of games
+(coltsim.analysis.round_cards: the games with a card and those without it).
 """
 from __future__ import annotations
 
@@ -223,6 +224,31 @@ def _interval(t: pd.DataFrame, metric: str, kind: str, level: float) -> tuple:
     return x.mean(), max(float(lo), 0.0), float(hi)
 
 
+# --- two sets of games ---------------------------------------------------------------------------
+def value(games: pd.DataFrame, metric: str) -> float:
+    """A metric over some games (rows of :func:`game_quality`): the mean per game; for
+    ``fizzled`` the share of all their cards resolved."""
+    if METRICS[metric][1] == "ratio":
+        return float(games["fizzled"].sum() / games["resolved"].sum())
+    return float(games[metric].mean())
+
+
+def difference(a: pd.DataFrame, b: pd.DataFrame, metric: str, level: float = LEVEL) -> Estimate:
+    """A metric of the games ``a`` minus the same metric of the independent games ``b`` (rows of
+    :func:`game_quality`, e.g. the games with a round card and those without it): Welch's
+    difference of the means per game (a share of the victory per game too), and for
+    ``fizzled`` the difference of the two shares of cards, each clustered by game.  ``n``: the
+    games of the smaller side."""
+    n = min(len(a), len(b))
+    if METRICS[metric][1] == "ratio":
+        ea, eb = (fizzled(t["fizzled"], t["resolved"], level) for t in (a, b))
+        return Estimate.from_se(ea.estimate - eb.estimate, float(np.hypot(ea.se, eb.se)), n,
+                                level)
+    x, y = (t[metric].to_numpy(np.float64) for t in (a, b))
+    se = np.hypot(sample_sd(x) / np.sqrt(x.size), sample_sd(y) / np.sqrt(y.size))
+    return Estimate.from_se(x.mean() - y.mean(), float(se), n, level)
+
+
 # --- comparisons ---------------------------------------------------------------------------------
 def quality_changes(results, pairs=None, level: float = LEVEL,
                     games: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -268,5 +294,5 @@ def quality_changes(results, pairs=None, level: float = LEVEL,
     return pd.DataFrame(rows, columns=CHANGE_COLUMNS)
 
 
-__all__ = ["METRICS", "comeback", "decided_round", "fizzled", "game_quality",
-           "lead_changes", "leaders", "margin", "quality", "quality_changes"]
+__all__ = ["METRICS", "comeback", "decided_round", "difference", "fizzled", "game_quality",
+           "lead_changes", "leaders", "margin", "quality", "quality_changes", "value"]

@@ -7,6 +7,9 @@ with Braking minus games without" is the effect of Braking in place of an averag
 
 - :func:`card_effects`: shift of each game metric (mean score, spread of scores, shots, neutral
   bullets, Gunslinger changing the winner) when a card is in the deck, with Welch intervals.
+- :func:`card_quality_effects`: shift of each game-quality metric (coltsim.analysis.quality:
+  lead changes, the deciding round, comebacks, the margin, cards that did nothing) when a card
+  is in the deck, with 95% intervals: does a card make the game swingier?
 - :func:`card_bandit_effects`: shift of each bandit's win rate when a card is in the deck,
   with Newcombe intervals.
 - :func:`card_position_effects`: the same shift of a metric by the card's position in the deck
@@ -22,6 +25,7 @@ import pandas as pd
 
 from ..results import ROUND_CARDS
 from ..results import STATIONS as STATION_CARDS
+from . import quality
 from .design import design_of
 from .frames import BANDITS, as_results, column_codes, round_columns, setting_mask, \
     setting_order, win_share
@@ -90,6 +94,47 @@ def card_effects(results, metrics=None, level: float = LEVEL,
                              "without_card": b.mean(), "n_with": a.size, "n_without": b.size,
                              "effect": float(d), "lo": float(lo), "hi": float(hi),
                              "p_value": float(p)})
+    table = pd.DataFrame(rows, columns=_EFFECT_COLUMNS)
+    return with_adjustment(label_columns(table, f), correction)
+
+
+def card_quality_effects(results, level: float = LEVEL, correction: str = "holm",
+                         games: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Shift of each game-quality metric when each card is in the deck (games with it minus
+    games without, :func:`coltsim.analysis.quality.difference`).  ``games``: the results'
+    :func:`~coltsim.analysis.quality.game_quality`, if already computed.
+
+    Returns
+    -------
+    DataFrame
+        The columns of :func:`card_effects` (``metric`` one of quality.METRICS that the players
+        table can give), one family for ``correction``.
+    """
+    f = as_results(results)
+    gq = quality.game_quality(f) if games is None else games
+    decks = card_presence(f.games).assign(setting=f.games["setting"].astype(str),
+                                          game=f.games["game"].to_numpy(np.int64))
+    gq = gq.assign(setting=gq["setting"].astype(str)).merge(decks, on=["setting", "game"])
+    presence = gq[list(CARDS)]
+    rows = []
+    for sid in setting_order(f):
+        in_s = (gq["setting"] == sid).to_numpy()
+        if not in_s.any():
+            continue
+        games = gq[in_s]
+        metrics = [m for m in quality.METRICS if games[m].notna().all()]
+        for card in CARDS:
+            has = presence[card].to_numpy()[in_s]
+            if has.all() or not has.any():
+                continue
+            for m in metrics:
+                e = quality.difference(games[has], games[~has], m, level)
+                rows.append({"setting": sid, "card": card, "kind": _kind(card), "metric": m,
+                             "description": quality.METRICS[m][0],
+                             "with_card": quality.value(games[has], m),
+                             "without_card": quality.value(games[~has], m),
+                             "n_with": int(has.sum()), "n_without": int((~has).sum()),
+                             "effect": e.estimate, "lo": e.lo, "hi": e.hi, "p_value": e.p})
     table = pd.DataFrame(rows, columns=_EFFECT_COLUMNS)
     return with_adjustment(label_columns(table, f), correction)
 

@@ -1,9 +1,12 @@
-"""The round-card section: each round and station card's effect on scores and bandits."""
+"""The round-card section: each round and station card's effect on game quality (lead changes,
+the deciding round, comebacks, cards that did nothing), on scores and on the bandits' wins; the
+cards ranked by their effect on lead changes."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ....analysis import quality as Q
 from ....analysis import round_cards
 from ....analysis.frames import BANDITS
 from ....analysis.metrics import GAME_METRICS
@@ -15,7 +18,7 @@ from .. import sentences as S
 from ..context import Context
 from ..document import Section
 from ..formatting import (
-    bandit, metric_ci, metric_name, metric_value, p_value, pct, pp_ci, usd_ci, yes,
+    bandit, metric_ci, metric_name, metric_value, p_value, pct, pp_ci, quality_ci, usd_ci, yes,
 )
 
 TITLE = "Round and station cards"
@@ -26,6 +29,8 @@ MAX_ROWS = 30
 def analyse(ctx: Context) -> None:
     f, lvl, corr = ctx.f, ctx.level, ctx.correction
     ctx.table("cards", lambda: round_cards.card_effects(f, level=lvl, correction=corr))
+    games = ctx.table("quality_games", lambda: Q.game_quality(f), test=False)
+    ctx.table("cards_quality", lambda: round_cards.card_quality_effects(f, lvl, corr, games))
     ctx.table("cards_by_bandit", lambda: round_cards.card_bandit_effects(f, lvl, corr))
     ctx.table("cards_by_position",
               lambda: round_cards.card_position_effects(f, level=lvl, correction=corr))
@@ -66,6 +71,17 @@ def build(ctx: Context) -> Section:
                 ax, rows, "mean_score", series, colours, title=title, legend=False),
             positions=10, horizontal=True, legend_extra=plots.significance_handles()),
     ]
+    quality = ctx.table("cards_quality")
+    if len(quality):
+        blocks += [
+            ctx.facet_figure(
+                "cards_lead_changes", "Change in the lead changes per game with each card in "
+                "the deck, 95% intervals; hollow markers are not significant.",
+                quality[quality["metric"] == "lead_changes"],
+                lambda ax, rows, series, colours, title: plot_card_effects(
+                    ax, rows, "lead_changes", series, colours, title=title, legend=False),
+                positions=10, horizontal=True, legend_extra=plots.significance_handles()),
+            ranking(ctx, effects, quality, by_bandit)]
     others = [m for m in GAME_METRICS if m != "mean_score"]
     facets = ctx.facets(effects)
     keys = [(m, k) for m in others for k in facets]
@@ -137,8 +153,93 @@ def build(ctx: Context) -> Section:
     return Section(TITLE, [b for b in blocks if b is not None])
 
 
+def ranking(ctx: Context, effects: pd.DataFrame, quality: pd.DataFrame,
+            by_bandit: pd.DataFrame):
+    """Each card's effect on game quality beside its effect on loot (the mean score) and on the
+    winner (the bandit whose win rate it moves most, where significant), the cards of each
+    setting ranked by their effect on lead changes, the most first."""
+    rows = []
+    for (setting, card), g in quality.groupby(["setting", "card"], sort=False):
+        row = {"setting": setting, "label": g["label"].iloc[0], "players": g["players"].iloc[0],
+               "policy": g["policy"].iloc[0], "card": card}
+        for r in g.itertuples():
+            row.update({r.metric: r.effect, f"{r.metric}_lo": r.lo, f"{r.metric}_hi": r.hi,
+                        f"{r.metric}_significant": r.significant})
+        score = effects[(effects["setting"] == setting) & (effects["card"] == card)
+                        & (effects["metric"] == "mean_score")]
+        if len(score):
+            row.update(mean_score=score["effect"].iloc[0], mean_score_lo=score["lo"].iloc[0],
+                       mean_score_hi=score["hi"].iloc[0])
+        moved = by_bandit[(by_bandit["setting"] == setting) & (by_bandit["card"] == card)
+                          & by_bandit["significant"]] if len(by_bandit) else by_bandit
+        if len(moved):
+            top = moved.loc[moved["effect"].abs().idxmax()]
+            row.update(bandit=top["bandit"], bandit_effect=top["effect"],
+                       bandit_lo=top["lo"], bandit_hi=top["hi"])
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    order = {s: i for i, s in enumerate(ctx.design.settings["setting"])}
+    table = table.sort_values(["setting", "lead_changes"], ascending=[True, False],
+                              key=lambda c: c.map(order) if c.name == "setting" else c,
+                              kind="stable").reset_index(drop=True)
+    known = [m for m in Q.METRICS if m in table]
+    display = {"setting": table["label"],
+               "card": [card_label(c) + (" (station)" if c in STATION_CARDS else "")
+                        for c in table["card"]]}
+    for m in known:
+        display[f"{Q.METRICS[m][0]} (95% CI)"] = [
+            quality_ci(m, r[m], r[f"{m}_lo"], r[f"{m}_hi"], signed=True)
+            for _, r in table.iterrows()]
+    if "mean_score" in table:
+        display["mean score per bandit (95% CI)"] = [
+            usd_ci(r["mean_score"], r["mean_score_lo"], r["mean_score_hi"], signed=True)
+            for _, r in table.iterrows()]
+    display["bandit's win rate moved most, pp (95% CI)"] = [
+        f"{bandit(r['bandit'])} {pp_ci(r['bandit_effect'], r['bandit_lo'], r['bandit_hi'])}"
+        if isinstance(r.get("bandit"), str) else "none significantly"
+        for _, r in table.iterrows()]
+    return ctx.w.table("cards_quality", "Each card's effect on game quality, loot and the "
+                       "winner (with the card minus without), ranked by its effect on lead "
+                       "changes", quality, pd.DataFrame(display),
+                       note="Every metric's test, adjusted p-value and significance: the full "
+                            "table.")
+
+
 # --- the headline's sentences ------------------------------------------------------------------
 def headline(ctx: Context, table: pd.DataFrame) -> list:
+    return _score_sentences(ctx, table) + _lead_sentences(ctx, table)
+
+
+def _lead_sentences(ctx: Context, table: pd.DataFrame) -> list:
+    """The round cards of each setting ranked by their effect on lead changes per game."""
+    quality = ctx.table("cards_quality")
+    lead = quality[(quality["metric"] == "lead_changes") & (quality["kind"] == "round")]
+    rows = table[(table["kind"] == "setting") & table["setting"].isin(set(lead["setting"]))]
+    groups = S.groups(rows)
+    if not len(groups):
+        return []
+    if len(groups) > S.MAX_GROUPS:
+        top = lead.loc[lead.groupby("setting", sort=False)["effect"].idxmax()]
+        top = top[top["significant"]]
+        return [f"The round card that adds most lead changes per game, against a deck with "
+                f"another card in its place: {S.tally(top['card'].map(card_label)) or 'none'}"
+                f" (significantly, of {len(rows)} settings; every card: the round-card "
+                "section)."]
+    out = []
+    for (condition, policy), g in groups:
+        parts = []
+        for _, r in g.iterrows():
+            cards = lead[lead["setting"] == r["setting"]].sort_values("effect", ascending=False)
+            parts.append(f"{r['players']} players: " + ", ".join(
+                f"{card_label(c.card)} {quality_ci('lead_changes', c.effect, c.lo, c.hi, True)}"
+                for c in cards.itertuples()))
+        out.append(S.lead(S.where(ctx, condition, policy), "the round cards ranked by their "
+                          "effect on lead changes per game, against a deck with another card "
+                          "in its place (95% CI)") + "; ".join(parts) + ".")
+    return out
+
+
+def _score_sentences(ctx: Context, table: pd.DataFrame) -> list:
     rows = table[table["kind"] == "setting"]
     groups = S.groups(rows)
     found = rows.dropna(subset=["top_card"])
@@ -167,24 +268,26 @@ def headline(ctx: Context, table: pd.DataFrame) -> list:
 # --- figures -------------------------------------------------------------------------------------
 METRIC_TITLES = {"mean_score": "mean score", "score_spread": "spread of scores",
                  "shots": "shots fired", "neutral_bullets": "neutral bullets",
-                 "gunslinger_changed_winner": "Gunslinger changing the winner"}
+                 "gunslinger_changed_winner": "Gunslinger changing the winner",
+                 "lead_changes": "lead changes"}
 
 
 def plot_card_effects(ax, table: pd.DataFrame, metric: str = "mean_score",
                       series: str = "label", colours: dict | None = None,
                       title: str | None = None, legend: bool = True):
-    """Forest plot of :func:`round_cards.card_effects` for one metric: each card's shift
-    (games with it minus games without), 95% interval, one colour per series; hollow markers
-    are not significant."""
+    """Forest plot of :func:`round_cards.card_effects` (or of
+    :func:`round_cards.card_quality_effects`) for one metric: each card's shift (games with it
+    minus games without), 95% interval, one colour per series; hollow markers are not
+    significant."""
     t = table[table["metric"] == metric]
     cards = plots.ordered(t["card"], ROUND_CARDS + STATION_CARDS)[::-1]
     t = t.assign(_card=t["card"].map(card_label))
-    scale = 100 if GAME_METRICS[metric][1] == "rate" else 1
+    desc, kind = {**GAME_METRICS, **Q.METRICS}[metric]
+    scale = 100 if kind in ("rate", "share", "ratio") else 1
     artists = {"series": plots.dodged(ax, t, "_card", [card_label(c) for c in cards], "effect",
                                       "lo", "hi", series, colours, scale, horizontal=True,
                                       significant="significant")}
     artists["zero"] = ax.axvline(0, **plots.ZERO_STYLE)
-    desc = GAME_METRICS[metric][0]
     unit = " (percentage points)" if scale == 100 else ""
     ax.set_xlabel(plots.wrap(f"change in {desc}{unit} with the card in the deck", 48))
     ax.set_title(title or f"Cards: {METRIC_TITLES.get(metric, metric)}")
