@@ -243,3 +243,18 @@ def test_the_round_card_report_ranks_the_cards_by_their_effect_on_lead_changes(r
     assert "**Each card's effect on game quality, loot and the winner (with the card minus " \
            "without), ranked by its effect on lead changes**" in md
     assert (tmp_path / "figures" / "cards_lead_changes.png").exists()
+
+
+def test_many_settings_tell_the_card_adding_most_lead_changes_in_one_sentence(tmp_path):
+    import coltsim
+
+    r = concat_results(*[coltsim.simulate(
+        coltsim.make_setting(4, policies="random", rules={"gunslinger_bonus": bonus}), 400,
+        seed=7, workers=1, progress=False) for bonus in (1000, 750, 500, 250)])
+    build_report(r, out_dir=tmp_path, analyses=["round_cards"], dpi=20)
+    md = (tmp_path / "report.md").read_text()
+    (sentence,) = [line for line in md.split("## Headline")[1].split("\n## ")[0].splitlines()
+                   if "lead changes" in line]
+    assert re.fullmatch(r"> The round card that adds most lead changes per game \(significantly, "
+                        r"against a deck with another card in its place\), of 4 settings: .+ "
+                        r"\(every card: the round-card section\)\.", sentence), sentence

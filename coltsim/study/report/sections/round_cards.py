@@ -171,7 +171,7 @@ def ranking(ctx: Context, effects: pd.DataFrame, quality: pd.DataFrame,
             row.update(mean_score=score["effect"].iloc[0], mean_score_lo=score["lo"].iloc[0],
                        mean_score_hi=score["hi"].iloc[0])
         moved = by_bandit[(by_bandit["setting"] == setting) & (by_bandit["card"] == card)
-                          & by_bandit["significant"]] if len(by_bandit) else by_bandit
+                          & by_bandit["significant"]]
         if len(moved):
             top = moved.loc[moved["effect"].abs().idxmax()]
             row.update(bandit=top["bandit"], bandit_effect=top["effect"],
@@ -220,11 +220,11 @@ def _lead_sentences(ctx: Context, table: pd.DataFrame) -> list:
         return []
     if len(groups) > S.MAX_GROUPS:
         top = lead.loc[lead.groupby("setting", sort=False)["effect"].idxmax()]
-        top = top[top["significant"]]
-        return [f"The round card that adds most lead changes per game, against a deck with "
-                f"another card in its place: {S.tally(top['card'].map(card_label)) or 'none'}"
-                f" (significantly, of {len(rows)} settings; every card: the round-card "
-                "section)."]
+        counts = top.loc[top["significant"], "card"].map(card_label).value_counts()
+        return [f"The round card that adds most lead changes per game (significantly, against "
+                f"a deck with another card in its place), of {len(rows)} settings: "
+                + (", ".join(f"{c} in {n}" for c, n in counts.items()) or "none")
+                + " (every card: the round-card section)."]
     out = []
     for (condition, policy), g in groups:
         parts = []
