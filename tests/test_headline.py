@@ -242,9 +242,12 @@ gunslinger_bonus = [1000, 0]
         "> Gunslinger bonus $0 against printed rules: with random and with weighted (fire 0.5) "
         "players (the ladder's two strongest, same deals), conclusion by conclusion: 3 players: "
         "strongest bandit ") for line in sentences), sentences
-    assert any("With random and with weighted (fire 0.5) players (the ladder's two strongest), "
-               "conclusion by conclusion: the strongest bandit " in line
-               for line in sentences), sentences
+    tallies = [re.search(r"With random and with weighted \(fire 0\.5\) players \(the ladder's "
+                         r"two strongest\), conclusion by conclusion: the strongest bandit "
+                         r"(.+) in (\d) of (\d); the weakest bandit .+; the spread .+\.", line)
+               for line in sentences]
+    (tally,) = [t for t in tallies if t]
+    assert tally.group(3) == "2"  # two conditions at one player count, each counted once
 
 
 # --- a question about one bandit -----------------------------------------------------------------

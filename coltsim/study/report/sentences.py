@@ -60,7 +60,7 @@ def ladder(ctx: Context, table: pd.DataFrame, kind: str) -> list:
     condition (a comparison: per condition and baseline), each player count's conclusions one
     by one with the two strongest policies' answers side by side."""
     top = ctx.design.strongest_two()
-    rows = table[(table["kind"] == kind) & (table["spread_robust"].fillna("") != "")]
+    rows = table[(table["kind"] == kind) & (table["strongest_robust"].fillna("") != "")]
     if top is None or not len(rows):
         return []
     effects = ctx.table("effects").table if "effects" in ctx.cache else None
@@ -121,10 +121,13 @@ def tally(values) -> str:
 
 def robust_tally(ctx: Context, rows: pd.DataFrame) -> str:
     """`` With planner and with learned players (...), conclusion by conclusion: the strongest
-    bandit robust in 3 of 4, depends on play strength in 1 of 4; ...``"""
-    marked = rows[rows["spread_robust"].fillna("") != ""]
+    bandit robust in 3 of 4, depends on play strength in 1 of 4; ...``: each condition and
+    player count counted once."""
     top = ctx.design.strongest_two()
-    if not len(marked) or top is None:
+    if top is None:
+        return ""
+    marked = rows[(rows["strongest_robust"].fillna("") != "") & (rows["policy"] == top[1])]
+    if not len(marked):
         return ""
     parts = []
     for c in CONCLUSIONS:
