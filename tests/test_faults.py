@@ -122,7 +122,8 @@ def test_a_tiny_run_is_told_honestly(tmp_path, capsys, games):
     assert "too few games (n = " in report
     _no_nan_text(out)
     if games == 1:  # the headline names no strongest bandit and no card from one game
-        balance = next(line for line in report.splitlines() if line.startswith("> Strongest"))
+        balance = next(line for line in report.splitlines()
+                       if line.startswith("> Greedy players: strongest"))
         assert balance.endswith("3 players: too few games (n = 1).")
         assert "No round or station card moves the mean score" in report
 

@@ -72,16 +72,16 @@ def build(ctx: Context) -> Section:
             positions=10, horizontal=True, legend_extra=plots.significance_handles()),
     ]
     quality = ctx.table("cards_quality")
+    lead = quality[quality["metric"] == "lead_changes"]  # games that record the round scores
+    if len(lead):
+        blocks.append(ctx.facet_figure(
+            "cards_lead_changes", "Change in the lead changes per game with each card in the "
+            "deck, 95% intervals; hollow markers are not significant.", lead,
+            lambda ax, rows, series, colours, title: plot_card_effects(
+                ax, rows, "lead_changes", series, colours, title=title, legend=False),
+            positions=10, horizontal=True, legend_extra=plots.significance_handles()))
     if len(quality):
-        blocks += [
-            ctx.facet_figure(
-                "cards_lead_changes", "Change in the lead changes per game with each card in "
-                "the deck, 95% intervals; hollow markers are not significant.",
-                quality[quality["metric"] == "lead_changes"],
-                lambda ax, rows, series, colours, title: plot_card_effects(
-                    ax, rows, "lead_changes", series, colours, title=title, legend=False),
-                positions=10, horizontal=True, legend_extra=plots.significance_handles()),
-            ranking(ctx, effects, quality, by_bandit)]
+        blocks.append(ranking(ctx, effects, quality, by_bandit))
     others = [m for m in GAME_METRICS if m != "mean_score"]
     facets = ctx.facets(effects)
     keys = [(m, k) for m in others for k in facets]
@@ -157,7 +157,8 @@ def ranking(ctx: Context, effects: pd.DataFrame, quality: pd.DataFrame,
             by_bandit: pd.DataFrame):
     """Each card's effect on game quality beside its effect on loot (the mean score) and on the
     winner (the bandit whose win rate it moves most, where significant), the cards of each
-    setting ranked by their effect on lead changes, the most first."""
+    setting ranked by their effect on lead changes, the most first (where the games record
+    the round scores)."""
     rows = []
     for (setting, card), g in quality.groupby(["setting", "card"], sort=False):
         row = {"setting": setting, "label": g["label"].iloc[0], "players": g["players"].iloc[0],
@@ -178,10 +179,12 @@ def ranking(ctx: Context, effects: pd.DataFrame, quality: pd.DataFrame,
                        bandit_lo=top["lo"], bandit_hi=top["hi"])
         rows.append(row)
     table = pd.DataFrame(rows)
-    order = {s: i for i, s in enumerate(ctx.design.settings["setting"])}
-    table = table.sort_values(["setting", "lead_changes"], ascending=[True, False],
-                              key=lambda c: c.map(order) if c.name == "setting" else c,
-                              kind="stable").reset_index(drop=True)
+    ranked = "lead_changes" in table
+    if ranked:
+        order = {s: i for i, s in enumerate(ctx.design.settings["setting"])}
+        table = table.sort_values(["setting", "lead_changes"], ascending=[True, False],
+                                  key=lambda c: c.map(order) if c.name == "setting" else c,
+                                  kind="stable").reset_index(drop=True)
     known = [m for m in Q.METRICS if m in table]
     display = {"setting": table["label"],
                "card": [card_label(c) + (" (station)" if c in STATION_CARDS else "")
@@ -199,8 +202,9 @@ def ranking(ctx: Context, effects: pd.DataFrame, quality: pd.DataFrame,
         if isinstance(r.get("bandit"), str) else "none significantly"
         for _, r in table.iterrows()]
     return ctx.w.table("cards_quality", "Each card's effect on game quality, loot and the "
-                       "winner (with the card minus without), ranked by its effect on lead "
-                       "changes", quality, pd.DataFrame(display),
+                       "winner (with the card minus without)"
+                       + (", ranked by its effect on lead changes" if ranked else ""),
+                       quality, pd.DataFrame(display),
                        note="Every metric's test, adjusted p-value and significance: the full "
                             "table.")
 
