@@ -447,8 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"share of those decisions played at random, to learn what the other "
                         f"options lead to (default {d.explore})")
     p.add_argument("--start", default=d.start,
-                   help=f"who plays the first games: planner, learned (the shipped player) or "
-                        f"greedy (default {d.start})")
+                   help=f"who plays the first games: planner, learned (the shipped player), "
+                        f"greedy or a weights file, FILE.npz (default {d.start})")
     p.add_argument("--hidden", default=",".join(map(str, d.hidden)) or "linear",
                    help="the value's shape: linear, or hidden layers of a neural network such "
                         "as 64,32 (default " + (",".join(map(str, d.hidden)) or "linear") + ")")
@@ -460,8 +460,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the search (ismcts) that compares the options of each recorded "
                         f"decision, such as 64 (default {d.teacher}: from outcomes)")
     p.add_argument("--mix", action="store_true",
-                   help="play the games at tables drawn across 2 to 6 players and rule "
-                        "options (one player for every table) instead of --players/--rules")
+                   help="play the games at 2 to 6 players in turn, every other turn with a "
+                        "rule option changed (one player for every table) instead of "
+                        "--players/--rules")
     p.add_argument("--match-deals", type=int, default=d.match_deals,
                    help=f"deals of each check against the planners, every seat rotation "
                         f"(default {d.match_deals})")

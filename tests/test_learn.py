@@ -2,13 +2,14 @@
 the forward pass against the fitted models, the fit against scikit-learn, the recorder, the
 weights files, and the training folder."""
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from coltsim.cli import main
 from coltsim.engine.scoring import RB_N, RG_N
-from coltsim.learn.config import MIX_MATCHES, TrainConfig
+from coltsim.learn.config import MIX_MATCHES, MIX_PLAYERS, MIX_RULES, TrainConfig
 from coltsim.learn.fit import _Perceptron, fit, fit_options, targets
 from coltsim.learn.train import Trainer, teacher_params, train
 from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
@@ -293,15 +294,30 @@ def test_the_perceptrons_gradients_are_the_derivatives_of_its_output():
             assert grads[k][index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-6)
 
 
-def test_a_mixed_training_draws_legal_tables_from_its_seed(tmp_path):
+def test_a_mixed_training_plays_every_player_count_as_often_and_every_rule_change(tmp_path):
     config = TrainConfig(seed=3, mix=True, teacher=8)
     t = Trainer(config, None, 1, "loky", None, False, print)
-    tables = [t.table_of(k, c) for k in (1, 2) for c in range(40)]
-    assert tables == [t.table_of(k, c) for k in (1, 2) for c in range(40)]
-    assert {p for p, _ in tables} == {2, 3, 4, 5, 6}
-    assert any(r for _, r in tables) and any(not r for _, r in tables)
-    for players, rules in tables:
+    tables = {k: [t.table_of(k, c) for c in range(20)] for k in (1, 2)}
+    assert tables == {k: [t.table_of(k, c) for c in range(20)] for k in (1, 2)}
+    changes = {(name, v) for name, values in MIX_RULES for v in values}
+    for k, at in tables.items():
+        assert Counter(p for p, _ in at) == {p: 4 for p in MIX_PLAYERS}
+        assert Counter(bool(r) for _, r in at) == {True: 10, False: 10}
+        drawn = [next(iter(r.items())) for _, r in at if r]
+        assert len(set(drawn)) == 10 and set(drawn) <= changes
+    both = {next(iter(r.items())) for at in tables.values() for _, r in at if r}
+    assert both == changes  # two iterations: every change
+    for players, rules in tables[1] + tables[2]:
         make_setting(players, rules=rules)  # every table is one coltsim plays
+
+
+def test_a_training_may_start_from_a_weights_file_named_in_its_identity(tmp_path):
+    weights = tmp_path / "w.npz"
+    save_net(weights, shipped_net(), {"about": "a copy"})
+    config = TrainConfig(start=str(weights))
+    assert np.array_equal(config.check().start_net(), shipped_net())
+    assert config.identity()["start_sha256"] == net_hash(shipped_net())
+    assert "start_sha256" not in TrainConfig(start="learned").identity()
 
 
 # --- coltsim train ---------------------------------------------------------------------------
@@ -353,6 +369,7 @@ def test_train_refuses_bad_options_in_one_line(tmp_path, capsys):
     for flags, words in ((["--hidden", "64,x"], "--hidden"), (["--share", "0"], "share"),
                          (["--teacher", "-3"], "teacher"), (["--mix", "--players", "5"], "mix"),
                          (["--start", "ismcts"], "start"), (["--players", "7"], "players"),
+                         (["--start", str(tmp_path / "none.npz")], "start"),
                          (["--hidden", "999"], "hidden")):
         code = main(["train", str(tmp_path / "x"), *flags, "--quiet"])
         err = capsys.readouterr().err.strip().splitlines()

@@ -9,8 +9,9 @@ from ..setting import FieldError, check_rules
 from ..words import did_you_mean
 
 START_POLICIES = ("planner", "learned", "greedy")  # who plays the first iteration's games
-# A mixed training (``mix``) plays each chunk of games at a table drawn from these: a player
-# count, and half the time one rule option changed to one of the values designers try.
+# A mixed training (``mix``) plays its chunks of games at the player counts in turn (each count
+# as many chunks), every other turn with one rule option changed to one of the values designers
+# try, the changes in turn (train.Trainer.table_of): MIX_SCHEDULE, in its identity.
 MIX_PLAYERS = (2, 3, 4, 5, 6)
 MIX_RULES = (
     ("rounds", (3, 4)),
@@ -22,6 +23,7 @@ MIX_RULES = (
     ("neutral_bullets", (-1, 6)),
     ("abilities", ((),)),
 )
+MIX_SCHEDULE = "the player counts in turn, every other turn one rule change, the changes in turn"
 # The teacher search at each player count (its budget is the training's ``teacher``), an
 # ``ismcts`` of every option with planners as its models (recording.TEACHER_MODEL): up to 4
 # players the top rung's horizon and leaf (the end of the round, valued by the iteration's
@@ -44,7 +46,9 @@ class TrainConfig:
     games: int = 100_000  # games played per iteration, a share of their decisions recorded
     share: float = 0.1  # share of the decisions recorded
     explore: float = 0.05  # share of the recorded decisions that play a random option
-    start: str = "planner"  # who plays the first iteration's games ("learned": the shipped one)
+    # who plays the first iteration's games: a policy of START_POLICIES ("learned": the shipped
+    # network) or a weights file (learned with its network)
+    start: str = "planner"
     hidden: tuple = ()  # units of the network's hidden layers; none: a linear value
     epochs: int = 4  # passes over the data in each fit
     margin: float = 0.2  # weight of the score lead (thousands of dollars) in an outcome
@@ -57,7 +61,7 @@ class TrainConfig:
     # at the table's player count; policies/recording.py); 0 labels a position by the game's
     # outcome
     teacher: int = 0
-    mix: bool = False  # each chunk at a table drawn from MIX_PLAYERS and MIX_RULES
+    mix: bool = False  # each chunk at a table of MIX_PLAYERS and MIX_RULES (MIX_SCHEDULE)
 
     def check(self) -> TrainConfig:
         from ..policies.weights import MAX_HIDDEN
@@ -81,10 +85,11 @@ class TrainConfig:
         if isinstance(self.margin, bool) or not isinstance(self.margin, (int, float)) \
                 or not 0 <= self.margin <= 10:
             raise FieldError("margin", f"must be a number from 0 to 10, got {self.margin!r}")
-        if self.start not in START_POLICIES:
+        if self.start not in START_POLICIES and not self.start.endswith(".npz"):
             raise FieldError("start", f"unknown policy {self.start!r}; allowed: "
-                                      f"{', '.join(START_POLICIES)}"
+                                      f"{', '.join(START_POLICIES)} or a weights file (.npz)"
                                       f"{did_you_mean(self.start, START_POLICIES)}")
+        self.start_net()
         hidden = tuple(self.hidden)
         if len(hidden) > 2 or not all(isinstance(h, int) and not isinstance(h, bool)
                                       and 1 <= h <= MAX_HIDDEN for h in hidden):
@@ -96,13 +101,28 @@ class TrainConfig:
         if not isinstance(self.mix, bool):
             raise FieldError("mix", f"must be true or false, got {self.mix!r}")
         if self.mix and (self.players != 4 or self.rules):
-            raise FieldError("mix", "draws the player count and the rule options of each chunk"
+            raise FieldError("mix", "sets the player count and the rule options of each chunk"
                                     "; give --mix or --players/--rules, not both")
         if not isinstance(self.players, int) or not 3 <= self.players <= 6:
             raise FieldError("players", f"must be 3 to 6 (one bandit per player), got "
                                         f"{self.players!r}")
         self.checked_rules()
         return dataclasses.replace(self, hidden=hidden)
+
+    def start_net(self):
+        """The network the first iteration's ``learned`` plays (and its teacher values with):
+        the shipped one, a weights file's, or None for a policy without one."""
+        from ..policies.weights import load_net, shipped_net
+
+        if self.start in START_POLICIES:
+            if self.start == "learned" and shipped_net() is None:
+                raise FieldError("start", "learned has no shipped network to start from; "
+                                          "start with planner")
+            return shipped_net() if self.start == "learned" else None
+        try:
+            return load_net(self.start)[0]
+        except ValueError as e:
+            raise FieldError("start", str(e)) from None
 
     def checked_rules(self):
         if not isinstance(self.rules, dict):
@@ -119,4 +139,9 @@ class TrainConfig:
         identity = {k: v for k, v in self.as_dict().items() if k != "iterations"}
         if self.teacher:
             identity["teachers"] = {str(p): t for p, t in TEACHERS.items()}
+        if self.mix:
+            identity["mix_schedule"] = MIX_SCHEDULE
+        if self.start not in START_POLICIES:  # a weights file: the network it holds
+            from ..policies.weights import net_hash
+            identity["start_sha256"] = net_hash(self.start_net())
         return identity

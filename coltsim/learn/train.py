@@ -4,10 +4,11 @@ from a seed, into a resumable folder.
 Each iteration ``k`` (1, 2 ...):
 
 1. **Play and record.**  ``games`` games (games ``(k - 1) * games ..`` of the master seed), every
-   seat played by the iteration's player: iteration 1 by ``start`` (the planner by default),
-   iteration ``k > 1`` by ``learned`` with the network of iteration ``k - 1``; at the table
-   ``players`` and ``rules``, or, with ``mix``, each chunk of games at a table drawn from the
-   chunk's seed (config.MIX_PLAYERS, config.MIX_RULES).  A share of the decisions is recorded
+   seat played by the iteration's player: iteration 1 by ``start`` (the planner by default;
+   a weights file: learned with its network), iteration ``k > 1`` by ``learned`` with the
+   network of iteration ``k - 1``; at the table ``players`` and ``rules``, or, with ``mix``,
+   each chunk at its table of the schedule (``table_of``: config.MIX_PLAYERS in turn,
+   config.MIX_RULES every other turn).  A share of the decisions is recorded
    (policies/recording.py), labelled in one of two ways:
 
    - **by outcome** (``teacher = 0``): the position the chosen option leads to, as ``learned``
@@ -167,15 +168,18 @@ class Trainer:
                         bool(share) and teacher is None, teacher)
 
     def table_of(self, k: int, chunk: int) -> tuple:
-        """The table ``(players, rules)`` chunk ``chunk`` of iteration ``k`` is played at."""
+        """The table ``(players, rules)`` chunk ``chunk`` of iteration ``k`` is played at: with
+        ``mix``, the chunks of all iterations in a row take the player counts in turn, and every
+        other turn one rule change of config.MIX_RULES, the changes in turn (each meets each
+        player count)."""
         if not self.c.mix:
             return self.c.players, self.c.rules
-        rng = np.random.default_rng([self.c.seed, k, chunk])
-        players = int(rng.choice(MIX_PLAYERS))
-        rules = {}
-        if rng.random() < 0.5:
-            name, values = MIX_RULES[rng.integers(len(MIX_RULES))]
-            rules[name] = values[rng.integers(len(values))]
+        turn, i = divmod((k - 1) * len(chunk_names(k, self.c.games)) + chunk, len(MIX_PLAYERS))
+        if turn % 2 == 0:
+            return MIX_PLAYERS[i], {}
+        changes = [(name, v) for name, values in MIX_RULES for v in values]
+        name, value = changes[(turn // 2 * len(MIX_PLAYERS) + i) % len(changes)]
+        return MIX_PLAYERS[i], {name: value}
         return players, rules
 
     def play(self, job, games: int, first: int, desc: str, on_done, done=()):
@@ -293,9 +297,6 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
     path = check_folder(folder)
     backend = check_backend(backend, scheduler)
     workers = check_workers(workers, backend) or -1
-    if config.start == "learned" and shipped_net() is None:
-        raise FieldError("start", "learned has no shipped network to start from; start with "
-                                  "planner")
     with Folder(path, "training", identity=config.identity(), claim=False) as f:
         t = Trainer(config, f, workers, backend, scheduler, progress, say)
         select_seed, report_seed = config.seed + 1, config.seed + 2
@@ -303,9 +304,9 @@ def train(folder, config: TrainConfig | None = None, *, workers: int | None = No
         net = None  # the iteration's player: None plays the start policy
         stopped = False
         for k in range(1, config.iterations + 1):
-            player = config.start if net is None else "learned"
-            if net is None and config.start == "learned":
-                net = shipped_net()
+            if k == 1:
+                net = config.start_net()
+            player = "learned" if net is not None else config.start
             t.record(k, player, net)
             window = [n for j in range(max(1, k - config.window + 1), k + 1)
                       for n in chunk_names(j, config.games)]
