@@ -14,10 +14,17 @@ through the training's match): its victory share with a 95% interval over deals.
 of what the inputs carry, its held-out R² only.  Each result is one JSON line (appended to
 ``--out``), with the seconds its fit and match took; ``--figure`` draws the curves of every
 line in ``--out``.
+
+A training by a search (``coltsim train --teacher N``) records decisions, each option with the
+search's value: there ``mlp`` is fitted as that training fits (``fit_options``, the training's
+epochs), a point gives the held-out agreement with the search and regret (the search's value
+given up per decision) instead of R², and, for a mixed training, its share over the fair share
+against planners at each table of config.MIX_MATCHES and their mean (``ratio``).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 import time
@@ -26,19 +33,22 @@ from pathlib import Path
 import numpy as np
 
 from coltsim.learn.config import TrainConfig
-from coltsim.learn.fit import HELD_OUT, fit, split, targets
+from coltsim.learn.fit import HELD_OUT, fit, fit_options, split, targets
 from coltsim.learn.train import Trainer, chunk_names
 from coltsim.runs.folder import Folder
 
 OUT = Path(__file__).resolve().parent / "results" / "learning_curves.jsonl"
+OPTIONS_OUT = OUT.with_name("option_curves.jsonl")
 SAMPLES_SEEN = 3_000_000  # a perceptron sees about this many positions in all (3 to 40 epochs)
 
 
 def load(folder: Path, iteration: int):
     """The positions of ``iteration`` of the training in ``folder``, and its configuration."""
     with Folder(folder, "training", claim=False) as f:
+        fields = {field.name for field in dataclasses.fields(TrainConfig)}
         config = TrainConfig(**{k: tuple(v) if k == "hidden" else v
-                                for k, v in f.load_manifest()["identity"].items()})
+                                for k, v in f.load_manifest()["identity"].items()
+                                if k in fields})
         parts = [np.load(io.BytesIO(f.read(n))) for n in chunk_names(iteration, config.games)]
     return config, [np.concatenate([p[k] for p in parts]) for k in ("x", "meta", "y")]
 
@@ -66,6 +76,8 @@ def trees_r2(x, meta, y, margin: float, seed: int) -> float:
 
 
 def curve_point(config, data, model, size, hidden, deals, seed, trainer) -> dict:
+    if config.teacher:
+        return option_point(config, data, size, hidden, deals, seed, trainer)
     x, meta, y = data
     rows = games_holding(meta, size, np.random.default_rng(seed + size))
     x, meta, y = x[rows], meta[rows], y[rows]
@@ -88,29 +100,71 @@ def curve_point(config, data, model, size, hidden, deals, seed, trainer) -> dict
     return point
 
 
+def option_point(config, data, size, hidden, deals, seed, trainer) -> dict:
+    """A point of a training by a search: ``fit_options`` on the decisions of a random set of
+    whole games holding about ``size`` options, matched against planners."""
+    x, meta, y = data
+    rows = games_holding(meta, size, np.random.default_rng(seed + size))
+    result = fit_options(x[rows], meta[rows], y[rows], hidden=hidden, epochs=config.epochs,
+                         seed=seed)
+    point = {"model": "options", "positions": int(len(rows)),
+             "games": int(len(np.unique(meta[rows, 0]))), "deals": deals, "seed": seed,
+             "hidden": list(hidden), "epochs": config.epochs, "best_epoch": result.best_epoch,
+             "agree": round(result.agree, 4), "regret": round(result.regret, 5),
+             "r2": round(result.r2, 4), "fit_seconds": round(result.seconds, 1)}
+    start = time.perf_counter()
+    match = trainer.match(result.net, "planner", seed, deals, f"options {len(rows):,}")
+    point["ratio"] = match["ratio"]
+    if "tables" in match:
+        point["tables"] = [{"players": t["players"], "rules": t["rules"], "ratio": t["ratio"]}
+                           for t in match["tables"]]
+    else:
+        point.update(share=match["share"], lo=match["lo"], hi=match["hi"])
+    point["match_seconds"] = round(time.perf_counter() - start, 1)
+    return point
+
+
 def draw(lines: list, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for k, model in enumerate(dict.fromkeys(p["model"] for p in lines)):
-        pts = sorted((p for p in lines if p["model"] == model), key=lambda p: p["positions"])
+    options = any(p["model"] == "options" for p in lines)
+    labels = [label(p) for p in lines]
+    for k, name in enumerate(dict.fromkeys(labels)):
+        pts = sorted((p for p, n in zip(lines, labels) if n == name),
+                     key=lambda p: p["positions"])
         n = [p["positions"] for p in pts]
-        right.plot(n, [p["r2"] for p in pts], "o-", color=f"C{k}", label=model)
+        right.plot(n, [p["regret" if options else "r2"] for p in pts], "o-", color=f"C{k}",
+                   label=name)
+        if options:
+            left.plot(n, [p["ratio"] for p in pts], "o-", color=f"C{k}", label=name)
+            continue
         played = [p for p in pts if "share" in p]
         if played:
             left.errorbar([p["positions"] for p in played], [p["share"] for p in played],
                           yerr=[[p["share"] - p["lo"] for p in played],
                                 [p["hi"] - p["share"] for p in played]],
-                          fmt="o-", color=f"C{k}", capsize=3, label=model)
-    left.axhline(0.25, color="grey", lw=0.8, ls="--", label="a fair share")
-    left.set(xscale="log", xlabel="positions learned from", ylabel="victory share",
-             title="learned in one seat against three planners (95% CI)")
-    right.set(xscale="log", xlabel="positions learned from", ylabel="R² on held-out games",
-              title="how much of the outcome the value explains")
+                          fmt="o-", color=f"C{k}", capsize=3, label=name)
+    left.axhline(1.0 if options else 0.25, color="grey", lw=0.8, ls="--", label="a fair share")
+    if options:
+        left.set(xscale="log", xlabel="options learned from", ylabel="x the fair share",
+                 title="against planners, the mean over the matched tables")
+        right.set(xscale="log", xlabel="options learned from",
+                  ylabel="regret on held-out decisions", title="the search's value given up")
+    else:
+        left.set(xscale="log", xlabel="positions learned from", ylabel="victory share",
+                 title="learned in one seat against three planners (95% CI)")
+        right.set(xscale="log", xlabel="positions learned from", ylabel="R² on held-out games",
+                  title="how much of the outcome the value explains")
     for ax in (left, right):
         ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+
+
+def label(point: dict) -> str:
+    return point["model"] + (f" {'-'.join(map(str, point['hidden']))}"
+                             if point.get("hidden") else "")
 
 
 def main(argv=None) -> None:
@@ -119,28 +173,33 @@ def main(argv=None) -> None:
     parser.add_argument("--iteration", type=int, default=1)
     parser.add_argument("--sizes", default="1e4,1e5,1e6")
     parser.add_argument("--models", default="linear,mlp,trees")
-    parser.add_argument("--hidden", default="64,32")
+    parser.add_argument("--hidden", default="64,32",
+                        help="the perceptron's hidden layers; several shapes apart by ';'")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--seed", type=int, default=4242)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"(default {OUT.name}; a training by a search: {OPTIONS_OUT.name})")
     parser.add_argument("--figure", type=Path, default=None)
     args = parser.parse_args(argv)
     config, data = load(args.training, args.iteration)
     trainer = Trainer(config, None, args.workers or -1, "loky", None, False, print)
-    hidden = tuple(int(h) for h in args.hidden.split(",") if h)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    shapes = [tuple(int(h) for h in shape.split(",") if h) for shape in args.hidden.split(";")]
+    out = args.out or (OPTIONS_OUT if config.teacher else OUT)
+    out.parent.mkdir(parents=True, exist_ok=True)
     print(f"{len(data[0]):,} positions of iteration {args.iteration} "
           f"(one game in {HELD_OUT} held out of each fit)")
-    for model in args.models.split(","):
+    models = ["options"] if config.teacher else args.models.split(",")
+    shaped = [(m, h) for m in models for h in (shapes if m in ("mlp", "options") else [()])]
+    for model, hidden in shaped:
         for size in (int(float(s)) for s in args.sizes.split(",")):
             point = curve_point(config, data, model, size, hidden, args.deals, args.seed,
                                 trainer)
             print(json.dumps(point), flush=True)
-            with args.out.open("a", encoding="utf-8") as f:
+            with out.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(point) + "\n")
     if args.figure:
-        lines = [json.loads(line) for line in args.out.read_text(encoding="utf-8").splitlines()]
+        lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
         draw(lines, args.figure)
         print(f"figure: {args.figure}")
 

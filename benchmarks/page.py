@@ -50,7 +50,7 @@ SECTIONS = {
 }
 # The scripts' own files: file stem -> (heading, renderer name).
 SCRIPT_FILES = ("search_cost", "default_players", "teachers", "search_training",
-                "learning_curves")
+                "learning_curves", "option_curves")
 
 INTRO = """\
 # Benchmarks
@@ -305,6 +305,27 @@ def learning_curves_section(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def option_curves_section(rows: list[dict]) -> str:
+    out = ["## Learning curves of a training by a search\n",
+           "`benchmarks/results/option_curves.jsonl`, appended by "
+           "`python benchmarks/learning_curves.py FOLDER --iteration K --hidden \"A,B;C,D\"` on "
+           "a folder of `coltsim train --teacher N`: a network fitted (`fit_options`) on the "
+           "decisions of more and more games, its held-out agreement with the search and its "
+           "regret (the search's value given up per decision), and its share over the fair "
+           "share against planners at each matched table (every seat rotation).\n"]
+    tables = list(dict.fromkeys(_table_key(t) for r in rows for t in r.get("tables", [])))
+    body = []
+    for r in rows:
+        by = {_table_key(t): t["ratio"] for t in r.get("tables", [])}
+        body.append([f"{'-'.join(map(str, r['hidden'])) or 'linear'}", number(r["positions"]),
+                     number(r["games"]), f"{r['agree']:.3f}", f"{r['regret']:.4f}",
+                     number(r["deals"]), f"{r['ratio']:.2f}"]
+                    + [f"{by[k]:.2f}" if k in by else "—" for k in tables])
+    out.append(table(["hidden", "options", "games", "agreement", "regret", "deals",
+                      "x fair (mean)"] + _table_heads(tables), body))
+    return "\n".join(out)
+
+
 def teachers_section(rows: list[dict]) -> str:
     out = ["## The teacher search at every player count\n",
            "`benchmarks/results/teachers.jsonl`, appended by "
@@ -331,12 +352,10 @@ def search_training_section(rows: list[dict]) -> str:
            "over the fair share in one seat against planners on the selection deals (the "
            "training's seed + 1, every seat rotation); the networks are in "
            "`benchmarks/results/nets/`.\n"]
-    tables = list(dict.fromkeys((t["players"], json.dumps(t["rules"]))
-                                for r in rows for t in r["tables"]))
-    heads = [f"{p} players" + (f" {json.loads(k)}" if k != "{}" else "") for p, k in tables]
+    tables = list(dict.fromkeys(_table_key(t) for r in rows for t in r["tables"]))
     body = []
     for r in rows:
-        by = {(t["players"], json.dumps(t["rules"])): t for t in r["tables"]}
+        by = {_table_key(t): t for t in r["tables"]}
         teachers = r["teachers"] if isinstance(r["teachers"], str) else ", ".join(
             f"{p}: {t['horizon'] or 'end'}/{t['leaf']}" for p, t in r["teachers"].items())
         body.append([str(r["iteration"]), r["net"][:12], teachers,
@@ -344,13 +363,21 @@ def search_training_section(rows: list[dict]) -> str:
                      f"{r['fit']['agree']:.3f}", f"{r['fit']['regret']:.4f}"]
                     + [f"{by[k]['planner']:.2f}" if k in by else "—" for k in tables])
     out.append(table(["iteration", "network", "teacher (players: horizon/leaf)", "options",
-                      "agreement", "regret"] + heads, body))
+                      "agreement", "regret"] + _table_heads(tables), body))
     return "\n".join(out)
+
+
+def _table_key(t: dict) -> tuple:
+    return t["players"], json.dumps(t["rules"])
+
+
+def _table_heads(tables: list[tuple]) -> list[str]:
+    return [f"{p} players" + (f" {json.loads(k)}" if k != "{}" else "") for p, k in tables]
 
 
 RENDERERS = {"search_cost": search_cost_section, "default_players": default_players_section,
              "teachers": teachers_section, "search_training": search_training_section,
-             "learning_curves": learning_curves_section}
+             "learning_curves": learning_curves_section, "option_curves": option_curves_section}
 
 
 def generic_section(stem: str, rows: list[dict]) -> str:

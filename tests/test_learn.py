@@ -405,3 +405,28 @@ def test_the_learning_curves_benchmark_fits_and_plays_a_trainings_positions(tmp_
                for p in lines if p["model"] == "linear")
     assert all("share" not in p and p["r2"] < 1 for p in lines if p["model"] == "trees")
     assert (tmp_path / "curves.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow  # trainings compile the learned player's recording kernels
+def test_the_learning_curves_of_a_training_by_a_search_fit_options_per_shape(tmp_path):
+    """benchmarks/learning_curves.py on a tiny mixed training by a search: one line per shape
+    and size, with the held-out agreement and regret and a share at every matched table."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    config = TrainConfig(seed=3, iterations=1, games=100, share=0.2, mix=True, teacher=4,
+                         hidden=(8,), epochs=2, match_deals=2, report_deals=2)
+    train(tmp_path / "t", config, workers=1, progress=False, say=lambda s: None)
+    out = tmp_path / "curves.jsonl"
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "learning_curves.py"
+    subprocess.run([sys.executable, str(script), str(tmp_path / "t"), "--sizes", "300,100000",
+                    "--hidden", "8;4,4", "--deals", "2", "--workers", "1", "--out", str(out),
+                    "--figure", str(tmp_path / "curves.png")], check=True, capture_output=True)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [p["hidden"] for p in lines] == [[8], [8], [4, 4], [4, 4]]
+    assert lines[0]["positions"] < lines[1]["positions"] == lines[3]["positions"]
+    assert all(0 <= p["agree"] <= 1 and p["regret"] >= 0 for p in lines)
+    assert all([(t["players"], t["rules"]) for t in p["tables"]] == list(MIX_MATCHES)
+               for p in lines)
+    assert (tmp_path / "curves.png").stat().st_size > 10_000
