@@ -1,14 +1,18 @@
 """The default player at every table a designer sets: ``learned`` (DEFAULT) in one seat against
-planners, and one planner against a table of ``learned``.
+planners, and one planner against a table of ``learned``; the strongest searches against it.
 
-    python benchmarks/default_players.py [--deals 300] [--seed 777] [--weights FILE]
-                                         [--results FILE]
+    python benchmarks/default_players.py [--group default] [--deals 300] [--seed 777]
+                                         [--weights FILE] [--results FILE]
 
-For each table of ``CASES`` (a player count and rule options): the share of ``learned`` in one
-seat against planners in every other, every seat rotation of the same deals, with a 95% interval
-over deals (coltsim.tournament), beside the fair share; then, at 4 players, the share of one
-planner against three ``learned`` (the default as the table).  ``--weights`` plays a weights file
-of coltsim train instead of the shipped network; each row names the network by its SHA-256.
+``--group default``: for each table of ``CASES`` (a player count and rule options), the share of
+``learned`` in one seat against planners in every other, every seat rotation of the same deals,
+with a 95% interval over deals (coltsim.tournament), beside the fair share; then, at 4 players,
+the share of one planner against three ``learned`` (the default as the table).  ``--group
+top``: the ladder's top rung (coltsim.LADDER, its leaf the same network) in one seat against
+``learned`` at 3 to 6 players.  ``--group exploit``: ``ismcts`` of 256 playouts modelling
+``learned`` (its opponents and playouts) in one seat against three ``learned``.
+``--weights`` plays a weights file of coltsim train instead of the shipped network; each row
+names the network by its SHA-256.
 Each line is appended to ``--results`` (JSON lines) as it finishes; one already there is not
 played again.  Not a test: minutes to an hour on 2 cores, with the deals.
 """
@@ -19,6 +23,7 @@ import json
 from pathlib import Path
 
 import coltsim
+from coltsim.policies import LADDER
 from coltsim.policies.weights import NET_FILE, load_net
 
 RESULTS = Path(__file__).resolve().parent / "results" / "default_players.jsonl"
@@ -26,6 +31,8 @@ CASES = ((4, {}), (3, {}), (5, {}), (6, {}), (2, {}), (4, {"rounds": 3}),
          (4, {"draw_count": 2}), (4, {"gunslinger_bonus": 0}), (4, {"hand_size": 4}),
          (4, {"advanced": True}))
 TABLE = 4  # players of the table of learned one planner plays against
+TOP, TOP_PARAMS = LADDER[-1]
+EXPLOIT = {"budget": 256, "opponents": "learned", "playout": "learned"}  # the rest: defaults
 
 
 def share(policy: str, against: str, players: int, rules: dict, deals: int, seed: int,
@@ -42,6 +49,7 @@ def share(policy: str, against: str, players: int, rules: dict, deals: int, seed
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--group", choices=("default", "top", "exploit"), default="default")
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--weights", type=Path, help="a weights file (default: the shipped one)")
@@ -49,14 +57,22 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     weights = args.weights or NET_FILE
     net = load_net(weights)[1]["sha256"]
-    params = {"learned": {"weights": str(weights)}} if args.weights else {}
+    files = {"weights": str(weights)} if args.weights else {}
+    params = {"learned": files}
     rows = list(map(json.loads, args.results.open())) if args.results.exists() else []
-    key = ("policy", "against", "players", "rules", "deals", "seed", "net")
+    key = ("policy", "against", "players", "rules", "deals", "seed", "net", "params")
     done = {tuple(json.dumps(r.get(k), sort_keys=True) for k in key) for r in rows}
-    plays = [("learned", "planner", p, r) for p, r in CASES] + [("planner", "learned", TABLE, {})]
+    plays = {"default": [("learned", "planner", p, r) for p, r in CASES]
+             + [("planner", "learned", TABLE, {})],
+             "top": [(TOP, "learned", p, {}) for p in (3, 4, 5, 6)],
+             "exploit": [("ismcts", "learned", TABLE, {})]}[args.group]
+    if args.group != "default":
+        params["ismcts"] = dict(TOP_PARAMS if args.group == "top" else EXPLOIT, **files)
     for policy, against, players, rules in plays:
         row = {"policy": policy, "against": against, "players": players, "rules": rules,
                "deals": args.deals, "seed": args.seed, "net": net}
+        if policy == "ismcts":
+            row["params"] = {k: v for k, v in params["ismcts"].items() if k != "weights"}
         if tuple(json.dumps(row[k], sort_keys=True) for k in key) in done:
             continue
         row.update(share(policy, against, players, rules, args.deals, args.seed, params))

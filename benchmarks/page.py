@@ -272,13 +272,16 @@ def search_cost_section(rows: list[dict]) -> str:
 def default_players_section(rows: list[dict]) -> str:
     out = ["## The default player at every table\n",
            "`benchmarks/results/default_players.jsonl`, appended by "
-           "`python benchmarks/default_players.py`: one seat of the policy against the rest "
-           "(planners, or a table of `learned`), every seat rotation, 95% intervals over deals; "
+           "`python benchmarks/default_players.py [--group top|exploit]`: one seat of the policy "
+           "(a search with its parameters) against the rest (planners, or a table of `learned`), "
+           "every seat rotation, 95% intervals over deals; "
            "the network `learned` played, by the start of its SHA-256 (rows before it was "
            "recorded: the network shipped then).\n"]
     out.append(table(["policy", "against", "players", "rules", "network", "deals", "seed",
                       "share (95%)", "fair share", "x fair"],
-                     [[f"`{r['policy']}`", f"`{r.get('against', 'planner')}`",
+                     [[f"`{r['policy']}`" + "".join(f" {k} {v}"
+                                                    for k, v in r.get("params", {}).items()),
+                       f"`{r.get('against', 'planner')}`",
                        str(r["players"]), json.dumps(r["rules"]) if r["rules"] else "base",
                        r["net"][:12] if r.get("net") else "—",
                        number(r["deals"]), str(r["seed"]), interval(r), f"{r['fair']:.3f}",
