@@ -42,13 +42,19 @@ OPTIONS_OUT = OUT.with_name("option_curves.jsonl")
 SAMPLES_SEEN = 3_000_000  # a perceptron sees about this many positions in all (3 to 40 epochs)
 
 
+def load_config(folder) -> TrainConfig:
+    """The configuration of the training in ``folder``, from its manifest."""
+    with Folder(folder, "training", claim=False) as f:
+        identity = f.load_manifest()["identity"]
+    fields = {field.name for field in dataclasses.fields(TrainConfig)}
+    return TrainConfig(**{k: tuple(v) if k == "hidden" else v for k, v in identity.items()
+                          if k in fields})
+
+
 def load(folder: Path, iteration: int):
     """The positions of ``iteration`` of the training in ``folder``, and its configuration."""
+    config = load_config(folder)
     with Folder(folder, "training", claim=False) as f:
-        fields = {field.name for field in dataclasses.fields(TrainConfig)}
-        config = TrainConfig(**{k: tuple(v) if k == "hidden" else v
-                                for k, v in f.load_manifest()["identity"].items()
-                                if k in fields})
         parts = [np.load(io.BytesIO(f.read(n))) for n in chunk_names(iteration, config.games)]
     return config, [np.concatenate([p[k] for p in parts]) for k in ("x", "meta", "y")]
 

@@ -1,0 +1,71 @@
+"""How well networks choose as the search did, table by table, on a training's recorded decisions.
+
+    python benchmarks/regret_by_table.py FOLDER ITERATION NET.npz [NET.npz ...]
+
+FOLDER is a ``coltsim train --teacher N`` folder; for each chunk of iteration ``ITERATION`` (each
+played at one table: ``Trainer.table_of``) and each weights file: the share of the decisions
+where the network's best option is the search's choice, and its regret (the search's value of
+its choice minus that of the network's, per decision) times the player count, so that tables of
+different fair shares compare.  A network fitted on other iterations sees these decisions fresh.
+Not a test: a minute per iteration.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import numpy as np
+
+from coltsim.learn.fit import _argmax, _Decisions
+from coltsim.learn.train import Trainer, chunk_names
+from coltsim.policies.weights import HEADER, load_net
+from coltsim.runs.folder import Folder
+
+from learning_curves import load_config
+
+
+def values(net: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The packed network ``net``'s value of each row of ``x`` (weights.pack's layout)."""
+    n_in, a, b, n_out = (int(v) for v in net[:4])
+    at, h = HEADER, x
+    for rows, cols, relu in ((n_in, a, True), (a, b, True), (b or a or n_in, n_out, False)):
+        if cols == 0 or (relu and rows == 0):
+            continue
+        w = net[at:at + rows * cols].reshape(rows, cols)
+        bias = net[at + rows * cols:at + rows * cols + cols]
+        at += rows * cols + cols
+        h = h @ w + bias
+        if relu:
+            h = np.maximum(h, 0.0)
+    return h @ net[4:4 + n_out]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder")
+    parser.add_argument("iteration", type=int)
+    parser.add_argument("nets", nargs="+")
+    args = parser.parse_args(argv)
+    config = load_config(args.folder)
+    trainer = Trainer(config, None, 1, "loky", None, False, print)
+    nets = [(name.rsplit("/", 1)[-1], load_net(name)[0]) for name in args.nets]
+    with Folder(args.folder, "training", claim=False) as f:
+        for c, name in enumerate(chunk_names(args.iteration, config.games)):
+            if not f.verified(name):
+                continue
+            data = np.load(io.BytesIO(f.read(name)))
+            x, d = data["x"].astype(np.float32), _Decisions(data["meta"], data["y"])
+            group = np.repeat(np.arange(len(d.start)), d.size)
+            players, rules = trainer.table_of(args.iteration, c)
+            line = [f"chunk {c:3d}: {players} players {json.dumps(rules) if rules else ''}"
+                    f" ({len(d.start):,} decisions)"]
+            for label, net in nets:
+                mine = _argmax(values(net, x).astype(np.float64), d.start, group)
+                line.append(f"{label} agreement {np.mean(mine == d.choice):.3f} regret x "
+                            f"players {np.mean(d.q[d.choice] - d.q[mine]) * players:.4f}")
+            print(" | ".join(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()
