@@ -73,7 +73,7 @@ def main(argv=None) -> None:
                "deals": args.deals, "seed": args.seed, "net": net}
         if policy == "ismcts":
             row["params"] = {k: v for k, v in params["ismcts"].items() if k != "weights"}
-        if tuple(json.dumps(row[k], sort_keys=True) for k in key) in done:
+        if tuple(json.dumps(row.get(k), sort_keys=True) for k in key) in done:
             continue
         row.update(share(policy, against, players, rules, args.deals, args.seed, params))
         args.results.parent.mkdir(parents=True, exist_ok=True)
