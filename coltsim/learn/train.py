@@ -72,7 +72,7 @@ from ..runs.folder import Folder
 from ..runs.options import check_backend, check_folder, check_workers
 from ..runs.runner import play_chunks
 from ..runs.match import play_table
-from ..setting import FieldError, make_setting
+from ..setting import make_setting
 from ..policies.catalog import param_vector
 from .config import MIX_MATCHES, MIX_PLAYERS, MIX_RULES, TEACHERS, TrainConfig
 from .fit import fit, fit_options
@@ -180,7 +180,6 @@ class Trainer:
         changes = [(name, v) for name, values in MIX_RULES for v in values]
         name, value = changes[(turn // 2 * len(MIX_PLAYERS) + i) % len(changes)]
         return MIX_PLAYERS[i], {name: value}
-        return players, rules
 
     def play(self, job, games: int, first: int, desc: str, on_done, done=()):
         """Play ``games`` games from ``first`` of ``job`` (play_chunk's) in chunks (skipping the
