@@ -35,6 +35,7 @@ import numpy as np
 from coltsim.learn.config import TrainConfig
 from coltsim.learn.fit import HELD_OUT, fit, fit_options, split, targets
 from coltsim.learn.train import Trainer, chunk_names
+from coltsim.policies.weights import load_net
 from coltsim.runs.folder import Folder
 
 OUT = Path(__file__).resolve().parent / "results" / "learning_curves.jsonl"
@@ -135,6 +136,8 @@ def draw(lines: list, path: Path) -> None:
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     options = any(p["model"] == "options" for p in lines)
+    nets = [p for p in lines if p["model"] == "net" and "positions" in p]
+    lines = [p for p in lines if p["model"] != "net"]
     labels = [label(p) for p in lines]
     for k, name in enumerate(dict.fromkeys(labels)):
         pts = sorted((p for p, n in zip(lines, labels) if n == name),
@@ -151,6 +154,10 @@ def draw(lines: list, path: Path) -> None:
                           yerr=[[p["share"] - p["lo"] for p in played],
                                 [p["hi"] - p["share"] for p in played]],
                           fmt="o-", color=f"C{k}", capsize=3, label=name)
+    for p in nets:  # trained networks on the same deals
+        left.plot(p["positions"], p["ratio"], "k*", markersize=9)
+        left.annotate(p["net"][:6], (p["positions"], p["ratio"]), textcoords="offset points",
+                      xytext=(4, -10), fontsize=8)
     left.axhline(1.0 if options else 0.25, color="grey", lw=0.8, ls="--", label="a fair share")
     if options:
         left.set(xscale="log", xlabel="options learned from", ylabel="x the fair share",
@@ -187,23 +194,41 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=None,
                         help=f"(default {OUT.name}; a training by a search: {OPTIONS_OUT.name})")
     parser.add_argument("--figure", type=Path, default=None)
+    parser.add_argument("--nets", type=Path, nargs="*", default=[],
+                        help="weights files matched on the same deals too (a training by a "
+                             "search): where trained networks stand on the curve")
     args = parser.parse_args(argv)
-    config, data = load(args.training, args.iteration)
+    sizes = [int(float(size)) for size in args.sizes.split(",") if size]
+    config, data = load(args.training, args.iteration) if sizes else (
+        load_config(args.training), None)
     trainer = Trainer(config, None, args.workers or -1, "loky", None, False, print)
     shapes = [tuple(int(h) for h in shape.split(",") if h) for shape in args.hidden.split(";")]
     out = args.out or (OPTIONS_OUT if config.teacher else OUT)
     out.parent.mkdir(parents=True, exist_ok=True)
-    print(f"{len(data[0]):,} positions of iteration {args.iteration} "
-          f"(one game in {HELD_OUT} held out of each fit)")
+    if sizes:
+        print(f"{len(data[0]):,} positions of iteration {args.iteration} "
+              f"(one game in {HELD_OUT} held out of each fit)")
     models = ["options"] if config.teacher else args.models.split(",")
     shaped = [(m, h) for m in models for h in (shapes if m in ("mlp", "options") else [()])]
     for model, hidden in shaped:
-        for size in (int(float(s)) for s in args.sizes.split(",")):
+        for size in sizes:
             point = curve_point(config, data, model, size, hidden, args.deals, args.seed,
                                 trainer)
             print(json.dumps(point), flush=True)
             with out.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(point) + "\n")
+    for path in args.nets:
+        net, about = load_net(path)
+        match = trainer.match(net, "planner", args.seed, args.deals, path.name)
+        point = {"model": "net", "net": about["sha256"][:12], "deals": args.deals,
+                 "seed": args.seed, "ratio": match["ratio"],
+                 "tables": [{"players": t["players"], "rules": t["rules"], "ratio": t["ratio"]}
+                            for t in match["tables"]]}
+        if "fit" in about:  # (its positions: the fit's rows and held-out rows)
+            point["positions"] = about["fit"]["rows"] + about["fit"]["held_out"]
+        print(json.dumps(point), flush=True)
+        with out.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(point) + "\n")
     if args.figure:
         lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
         draw(lines, args.figure)

@@ -315,13 +315,17 @@ def option_curves_section(rows: list[dict]) -> str:
            "a folder of `coltsim train --teacher N`: a network fitted (`fit_options`) on the "
            "decisions of more and more games, its held-out agreement with the search and its "
            "regret (the search's value given up per decision), and its share over the fair "
-           "share against planners at each matched table (every seat rotation).\n"]
+           "share against planners at each matched table (every seat rotation); `--nets` "
+           "rows: trained networks matched on the same deals (their options: their fit's).\n"]
     tables = list(dict.fromkeys(_table_key(t) for r in rows for t in r.get("tables", [])))
     body = []
     for r in rows:
         by = {_table_key(t): t["ratio"] for t in r.get("tables", [])}
-        body.append([f"{'-'.join(map(str, r['hidden'])) or 'linear'}", number(r["positions"]),
-                     number(r["games"]), f"{r['agree']:.3f}", f"{r['regret']:.4f}",
+        shape = "-".join(map(str, r.get("hidden", []))) or "linear"
+        body.append([f"network {r['net']}" if r["model"] == "net" else shape,
+                     number(r.get("positions")), number(r.get("games")),
+                     f"{r['agree']:.3f}" if "agree" in r else "—",
+                     f"{r['regret']:.4f}" if "regret" in r else "—",
                      number(r["deals"]), f"{r['ratio']:.2f}"]
                     + [f"{by[k]:.2f}" if k in by else "—" for k in tables])
     out.append(table(["hidden", "options", "games", "agreement", "regret", "deals",
