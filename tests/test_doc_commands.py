@@ -168,6 +168,18 @@ RUNS = {
     "benchmarks/results/nets/980e59570475.npz":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 20261203 --weights "
                   "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --deals 150 --weights NET":
+        (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --weights "
+                  "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
+    "python benchmarks/learning_curves.py FOLDER --iteration 2 --sizes 3e5,1e6,4e6 --hidden "
+    "\"64,32;128,64\" --deals 300":
+        (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
+               "tiny one (slow tier)"),
+    "python benchmarks/fit_pooled.py big2:1 big2:2 big3:1 --out NET --epochs 5":
+        (SKIP, "needs the folders of trainings by a search; the network it made is in "
+               "benchmarks/results/nets/"),
+    "python benchmarks/regret_by_table.py FOLDER ITERATION NET.npz":
+        (SKIP, "needs the folder of a training by a search"),
     "python benchmarks/teachers.py PLAYERS":
         (BY_HAND, "python benchmarks/teachers.py 3 h1 --deals 2 --results {out}.jsonl"),
     "python benchmarks/search_training.py FOLDER":
