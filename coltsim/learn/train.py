@@ -170,8 +170,7 @@ class Trainer:
     def table_of(self, k: int, chunk: int) -> tuple:
         """The table ``(players, rules)`` chunk ``chunk`` of iteration ``k`` is played at: with
         ``mix``, the chunks of all iterations in a row take the player counts in turn, and every
-        other turn one rule change of config.MIX_RULES, the changes in turn (each meets each
-        player count)."""
+        other turn one rule change of config.MIX_RULES, the changes in turn."""
         if not self.c.mix:
             return self.c.players, self.c.rules
         turn, i = divmod((k - 1) * len(chunk_names(k, self.c.games)) + chunk, len(MIX_PLAYERS))
