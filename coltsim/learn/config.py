@@ -85,7 +85,8 @@ class TrainConfig:
         if isinstance(self.margin, bool) or not isinstance(self.margin, (int, float)) \
                 or not 0 <= self.margin <= 10:
             raise FieldError("margin", f"must be a number from 0 to 10, got {self.margin!r}")
-        if self.start not in START_POLICIES and not self.start.endswith(".npz"):
+        if self.start not in START_POLICIES and not (isinstance(self.start, str)
+                                                     and self.start.endswith(".npz")):
             raise FieldError("start", f"unknown policy {self.start!r}; allowed: "
                                       f"{', '.join(START_POLICIES)} or a weights file (.npz)"
                                       f"{did_you_mean(self.start, START_POLICIES)}")
