@@ -179,10 +179,11 @@ RUNS = {
         (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
                "tiny one (slow tier)"),
     "python benchmarks/fit_pooled.py big2:1 big2:2 big3:1 --out NET --epochs 5":
-        (SKIP, "needs the folders of trainings by a search; the network it made is in "
-               "benchmarks/results/nets/"),
+        (SKIP, "needs the folders of trainings by a search: tests/test_learn.py runs it on a "
+               "tiny one (slow tier)"),
     "python benchmarks/regret_by_table.py FOLDER ITERATION NET.npz":
-        (SKIP, "needs the folder of a training by a search"),
+        (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
+               "tiny one (slow tier)"),
     "python benchmarks/teachers.py PLAYERS":
         (BY_HAND, "python benchmarks/teachers.py 3 h1 --deals 2 --results {out}.jsonl"),
     "python benchmarks/search_training.py FOLDER":

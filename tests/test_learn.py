@@ -430,3 +430,13 @@ def test_the_learning_curves_of_a_training_by_a_search_fit_options_per_shape(tmp
     assert all([(t["players"], t["rules"]) for t in p["tables"]] == list(MIX_MATCHES)
                for p in lines)
     assert (tmp_path / "curves.png").stat().st_size > 10_000
+    # the same folder's decisions pooled into a network, and its regret table by table
+    bench = script.parent
+    pooled = tmp_path / "pooled.npz"
+    subprocess.run([sys.executable, str(bench / "fit_pooled.py"), f"{tmp_path / 't'}:1",
+                    f"{tmp_path / 't'}:1", "--out", str(pooled), "--hidden", "4", "--epochs", "1"],
+                   check=True, capture_output=True)
+    assert load_net(pooled)[1]["sources"] == [f"{tmp_path / 't'}:1"] * 2
+    table = subprocess.run([sys.executable, str(bench / "regret_by_table.py"), str(tmp_path / "t"),
+                            "1", str(pooled)], check=True, capture_output=True, text=True).stdout
+    assert table.startswith("chunk   0: 2 players") and "pooled.npz agreement" in table
