@@ -260,7 +260,7 @@ def test_a_root_of_width_k_searches_the_playout_choice_and_the_best_valued_other
     from coltsim.policies.encoding import BUF_W, ENCODE_W
     from coltsim.policies.ismcts import keep_widest
     from coltsim.policies.learned import option_encodings
-    from coltsim.policies.net import WORK_W, net_values
+    from coltsim.policies.net import net_values
     from coltsim.policies.weights import shipped_net
 
     net = shipped_net()
@@ -275,7 +275,7 @@ def test_a_root_of_width_k_searches_the_playout_choice_and_the_best_valued_other
     rng = st.rng[RNG_DECIDE:RNG_DECIDE + 1].copy()
     enc, values = np.empty((n, ENCODE_W)), np.empty(n)
     option_encodings(obs, states[3:], rng, enc, np.empty(BUF_W, np.int64))
-    net_values(net, enc, n, values, np.empty(WORK_W))
+    net_values(net, enc, n, values)
     for default in (0, n - 1):
         alive = np.arange(n)
         assert keep_widest(obs, states[3:], rng, net, 3, default, alive) == 3

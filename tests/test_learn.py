@@ -15,7 +15,7 @@ from coltsim.learn.train import Trainer, teacher_params, train
 from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
 from coltsim.policies import resolve_policies
 from coltsim.policies.encoding import ENCODE_W, N_INPUTS, input_names
-from coltsim.policies.net import WORK_W, net_values
+from coltsim.policies.net import net_values
 from coltsim.policies.recording import (
     M_GAME, M_N, M_OPTION, M_OPTIONS, Y_MEAN, Y_N, Y_VISITS, new_recorder,
 )
@@ -33,7 +33,7 @@ def _values(net, x):
     enc = np.zeros((len(x), ENCODE_W))
     enc[:, :x.shape[1]] = x
     out = np.zeros(len(x))
-    net_values(net, enc, len(x), out, np.zeros(WORK_W))
+    net_values(net, enc, len(x), out)
     return out
 
 

@@ -78,7 +78,7 @@ from .catalog import (
 from .encoding import BUF_W, ENCODE_W, encode
 from .learned import option_encodings
 from .models import call_model
-from .net import WORK_W, net_values
+from .net import net_values
 from .observe import WORLD_SCRATCH_N, sample_world_with
 from .view import rand_below
 
@@ -193,11 +193,11 @@ def _select(w, tree, total, node, used, c, rng, default):
 
 @njit
 def _play(w, player, tree, total, used, path, c, margin, playout, opponents, net, scratch, stop,
-          out_b, out_g, rng, leaf, enc, buf, work):
+          out_b, out_g, rng, leaf, enc, buf, leaf_value):
     """Play the sampled world ``w`` on from the root's child ``path[1]`` (its option applied):
     select and expand at the player's own decisions, play out, back up along the path; with
     ``leaf`` 1, a playout stopped at the horizon is valued by the network ``net``
-    (``enc``, ``buf``, ``work``: its work space)."""
+    (``enc``, ``buf``: its work space, ``leaf_value`` its value)."""
     depth = 1
     node = path[1]
     in_tree = tree[node, T_VISITS] > 0
@@ -222,8 +222,8 @@ def _play(w, player, tree, total, used, path, c, margin, playout, opponents, net
             apply(w, i)
     if leaf == 1 and w.game[G_ROUND] < w.game[G_N_ROUNDS]:
         encode(w, w, player, -1, 0, enc[0], buf)
-        net_values(net, enc, 1, work[WORK_W:WORK_W + 1], work[:WORK_W])
-        r = work[WORK_W]
+        net_values(net, enc, 1, leaf_value)
+        r = leaf_value[0]
     else:
         r = outcome(w, player, margin, out_b, out_g)
     for d in range(depth + 1):
@@ -259,11 +259,10 @@ def keep_widest(obs, scratch, rng, net, width, default, alive):
     n = alive.shape[0]
     enc = np.empty((n, ENCODE_W))
     buf = np.empty(BUF_W, np.int64)
-    work = np.empty(WORK_W)
     values = np.empty(n)
     if not option_encodings(obs, scratch, rng, enc, buf):
         return n
-    net_values(net, enc, n, values, work)
+    net_values(net, enc, n, values)
     values[default] = np.inf
     order = np.argsort(-values, kind="mergesort")  # stable: ties keep the options' order
     for i in range(n):
@@ -310,9 +309,9 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, net, stat
     out_b = np.zeros((K.MAX_BANDITS, RB_N), np.int32)
     out_g = np.zeros(RG_N, np.int32)
     edges = np.empty(n, np.int64)  # the root's child of each option
-    enc = np.empty((1, ENCODE_W))  # a leaf's encoding and the network's work space
+    enc = np.empty((1, ENCODE_W))  # a leaf's encoding and its value
     buf = np.empty(BUF_W, np.int64)
-    work = np.empty(WORK_W + 1)
+    leaf_value = np.empty(1)
     tree[ROOT, T_KEY] = -1
     tree[ROOT, T_CHILD] = -1
     tree[ROOT, T_SIBLING] = -1
@@ -333,7 +332,7 @@ def ismcts_search(obs, kind, options, params, rng, playout, opponents, net, stat
                 path[1] = edges[alive[j]]
                 apply(worlds[1], alive[j])
                 _play(worlds[1], player, tree, total, used, path, c, margin, playout, opponents,
-                      net, worlds[2:], stop, out_b, out_g, rng, leaf, enc, buf, work)
+                      net, worlds[2:], stop, out_b, out_g, rng, leaf, enc, buf, leaf_value)
         spent += per * m
         m = keep_better_half(alive, m, tree, total, edges)
     if stats is not None:

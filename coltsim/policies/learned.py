@@ -45,7 +45,7 @@ from ..engine.state import (
 from .. import constants as K
 from .encoding import BUF_W, ENCODE_W, encode
 from .heuristic import GREEDY_WEIGHTS, greedy_choice, pick_best
-from .net import WORK_W, net_values
+from .net import net_values
 from .observe import pile_revealed
 from .view import EXPECTED_PURSE, rand_below
 
@@ -159,10 +159,9 @@ def learned_decide(st, scratch, net, rng):
         return pick_best(st, kind, options, GREEDY_WEIGHTS, rng)
     enc = np.empty((n, ENCODE_W))
     buf = np.empty(BUF_W, np.int64)
-    work = np.empty(WORK_W)
     values = np.empty(n)
     option_encodings(st, scratch, rng, enc, buf)
-    net_values(net, enc, n, values, work)
+    net_values(net, enc, n, values)
     best = -1e300
     chosen = 0
     ties = 0
@@ -187,7 +186,7 @@ def compile_ahead(st, scratch, net) -> None:
     greedy_choice.compile((st, scratch))
     _keep_known.compile((st, i64, types.Array(types.uint64, 2, "C")))
     encode.compile((st, st, i64, i64, i64, row, types.Array(types.int64, 1, "C")))
-    net_values.compile((net, types.Array(types.float64, 2, "C"), i64, row, row))
+    net_values.compile((net, types.Array(types.float64, 2, "C"), i64, row))
 
 
 __all__ = ["compile_ahead", "learned_decide", "option_encodings"]

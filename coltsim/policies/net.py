@@ -19,17 +19,17 @@ A table of networks, one row per seat (``float32[players, width]``; rows padded 
 is what a kernel is handed (coltsim.playout): a seat that plays ``learned`` reads its own row.
 Making, saving and loading networks is plain Python (weights.py).
 """
+import numpy as np
+
 from .._jit import njit
-from .weights import HEADER, MAX_HIDDEN
-
-WORK_W = 3 * MAX_HIDDEN  # room net_values needs in ``work``
-
+from .weights import HEADER
 
 
 @njit(fastmath=True)
-def net_values(net, enc, n, values, work):
+def net_values(net, enc, n, values):
     """``values[i]`` = the network ``net``'s value of the encoded position ``enc[i]``, for each
-    ``i < n``; ``work`` is ``float64[WORK_W]`` (module docstring: the first layer)."""
+    ``i < n`` (module docstring: the first layer).  The hidden layers are summed in ``float32``,
+    the network's own precision, over the weights as matrices, loops that numba vectorises."""
     n_in = int(net[0])
     a = int(net[1])
     b = int(net[2])
@@ -46,56 +46,55 @@ def net_values(net, enc, n, values, work):
                 v += net[4 + m] * y
             values[opt] = v
         return
-    w1 = HEADER
-    b1 = w1 + n_in * a
+    b1 = HEADER + n_in * a
     w2 = b1 + a
     b2 = w2 + a * b
-    w3 = b2 + b if b > 0 else w2
     width = b if b > 0 else a
+    w3 = b2 + b if b > 0 else w2
     b3 = w3 + width * n_out
-    base = work[:MAX_HIDDEN]
-    h1 = work[MAX_HIDDEN:2 * MAX_HIDDEN]
-    h2 = work[2 * MAX_HIDDEN:]
-    for j in range(a):
-        base[j] = net[b1 + j]
+    w1m = net[HEADER:b1].reshape((n_in, a))
+    w2m = net[w2:b2].reshape((a, b))
+    w3m = net[w3:b3].reshape((width, n_out))
+    base = net[b1:w2].copy()
+    h1 = np.empty(a, np.float32)
+    h2 = np.empty(b, np.float32)
     x0 = enc[0]
     for i in range(n_in):
         if x0[i] != 0.0:
-            r = w1 + i * a
+            xi = np.float32(x0[i])
             for j in range(a):
-                base[j] += x0[i] * net[r + j]
+                base[j] += xi * w1m[i, j]
     for opt in range(n):
         x = enc[opt]
         for j in range(a):
             h1[j] = base[j]
         if opt > 0:
             for i in range(n_in):
-                d = x[i] - x0[i]
+                d = np.float32(x[i] - x0[i])
                 if d != 0.0:
-                    r = w1 + i * a
                     for j in range(a):
-                        h1[j] += d * net[r + j]
+                        h1[j] += d * w1m[i, j]
         for j in range(a):
-            h1[j] = max(h1[j], 0.0)
+            h1[j] = max(h1[j], np.float32(0.0))
         last = h1
         if b > 0:
             for k in range(b):
                 h2[k] = net[b2 + k]
             for j in range(a):
-                if h1[j] != 0.0:
-                    r = w2 + j * b
+                hj = h1[j]
+                if hj > 0.0:
                     for k in range(b):
-                        h2[k] += h1[j] * net[r + k]
+                        h2[k] += hj * w2m[j, k]
             for k in range(b):
-                h2[k] = max(h2[k], 0.0)
+                h2[k] = max(h2[k], np.float32(0.0))
             last = h2
         v = 0.0
         for m in range(n_out):
-            y = net[b3 + m]
+            y = np.float32(net[b3 + m])
             for k in range(width):
-                y += last[k] * net[w3 + k * n_out + m]
+                y += last[k] * w3m[k, m]
             v += net[4 + m] * y
         values[opt] = v
 
 
-__all__ = ["WORK_W", "net_values"]
+__all__ = ["net_values"]

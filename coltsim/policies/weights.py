@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 HEADER = 8  # n_in, h1, h2, n_out, mix[0..3] (net.py's layout)
-MAX_HIDDEN = 256  # widest hidden layer a network may have (net.net_values' work space)
+MAX_HIDDEN = 256  # widest hidden layer a network may have
 NET_FILE = Path(__file__).with_name("learned.npz")  # the shipped network
 
 
