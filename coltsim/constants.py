@@ -37,13 +37,16 @@ JEWEL_VALUE = 500
 STRONGBOX_VALUE = 1000
 RANSOM_VALUE = 250
 # Token ids: 0..1 strongboxes (0 starts in the locomotive, 1 enters with Take It All!),
-# 2..19 purses (2.. are the eight $250 purses), 20..25 jewels, 26.. one ransom per bandit.
+# 2..19 purses (2.. are the eight $250 purses), 20..25 jewels, 26.. one ransom per bandit, then
+# the jewels a designer's cars hold beyond the box's six (rules option car_loot).
 FIRST_STRONGBOX = 0
 FIRST_PURSE = 2
 FIRST_JEWEL = FIRST_PURSE + N_PURSES
 FIRST_RANSOM = FIRST_JEWEL + N_JEWELS
 MAX_BANDITS = 6
-N_LOOT = FIRST_RANSOM + MAX_BANDITS
+FIRST_EXTRA_JEWEL = FIRST_RANSOM + MAX_BANDITS
+N_EXTRA_JEWELS = 4
+N_LOOT = FIRST_EXTRA_JEWEL + N_EXTRA_JEWELS
 # Where a token is (loot[:, L_WHERE]): a spot 0..MAX_SPOTS-1, a bandit AT_BANDIT + b, or the box.
 IN_BOX = -1
 AT_BANDIT = 100
@@ -106,6 +109,12 @@ ROUND_CARD_NAMES = (
 N_ROUND_CARDS = 7
 N_STATION_CARDS = 3
 FIRST_STATION = 7
+# A designer's own round and station cards (rules.RoundCard) take the codes FIRST_NEW_CARD..;
+# their turns and event are rule options (rules.O_TURNS, rules.O_EVENT), like the printed ones'.
+FIRST_NEW_CARD = N_ROUND_CARDS + N_STATION_CARDS
+MAX_NEW_CARDS = 4
+N_CARD_CODES = FIRST_NEW_CARD + MAX_NEW_CARDS
+NO_EVENT = -1  # the event of Tunnel, Bridge and a new card without one
 MAX_TURNS = 5
 NO_TURN = -1
 _N, _T, _D, _S = TURN_NORMAL, TURN_TUNNEL, TURN_SPEEDING, TURN_SWITCHING

@@ -71,6 +71,12 @@ if TYPE_CHECKING:  # pandas is imported by whoever builds the tables, not by thi
 ROUND_CARDS = K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS]
 STATIONS = K.ROUND_CARD_NAMES[K.FIRST_STATION:]
 
+
+def card_categories(new_cards=()) -> tuple[tuple, tuple]:
+    """The categories of the ``round_*`` columns and of ``station``: the printed cards, then
+    the names of a designer's cards (rules option new_cards)."""
+    return ROUND_CARDS + tuple(new_cards), STATIONS + tuple(new_cards)
+
 # (column, dtype) of the two tables; "category" columns get fixed categories where known.
 def player_columns(rounds: int) -> tuple:
     """(column, dtype) of the players table of a setting played over ``rounds`` rounds."""

@@ -217,7 +217,7 @@ def _setting_id(players, lineup, policies, rules, params, files) -> str:
     content of the files played (when there are any), so it stays the same when coltsim gains
     options."""
     defaults = Rules().as_dict()
-    changed = {k: v for k, v in rules.as_dict().items() if defaults[k] != v}
+    changed = {k: v for k, v in rules.as_dict().items() if defaults.get(k) != v}
     played = {"players": players, "lineup": lineup, "policies": list(policies),
               "rules": changed, "policy_params": {p: dict(v) for p, v in params}}
     if files:

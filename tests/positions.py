@@ -124,6 +124,7 @@ class Position:
         loot = self.st.loot
         for t in range(K.N_LOOT):
             if (loot[t, L_WHERE] == K.IN_BOX and loot[t, L_KIND] == _KIND_CODE[kind]
+                    and loot[t, L_VALUE] > 0  # (an extra jewel no car holds is not in the game)
                     and (value is None or loot[t, L_VALUE] == value)):
                 return t
         raise ValueError(f"no {kind} {'' if value is None else f'of ${value} '}left in the box")

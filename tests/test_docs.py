@@ -14,7 +14,10 @@ import pytest
 from coltsim import constants as K
 from coltsim.constants import BANDIT_NAMES
 from coltsim.policies import catalog
-from coltsim.rules import ABILITIES_OFF, RUNOUT_NAMES, Rules, option_names
+from coltsim.rules import (
+    ABILITIES_OFF, ACTION_KINDS, LOOT_KEYS, MAX_DECK, MAX_ROUND_DECK, MAX_STATION_DECK, RUNOUT_NAMES,
+    RoundCard, Rules, option_names,
+)
 from coltsim.runs.options import BACKENDS
 from coltsim.study.experiment import (
     ANALYSES, CORRECTIONS, SETTING_KEYS, SWEEP_KEYS, TOP_KEYS, loads_experiment,
@@ -50,7 +53,7 @@ def test_every_key_of_an_experiment_file_is_documented():
 def test_every_rule_option_is_documented_with_its_default():
     rows = table_rows("## Rule options")
     assert set(rows) == set(option_names())
-    defaults = {**Rules().as_dict(), ABILITIES_OFF: []}
+    defaults = {**Rules().as_dict(full=True), ABILITIES_OFF: []}
     for option, (default, allowed, meaning) in rows.items():
         assert default == f"`{json.dumps(defaults[option])}`", option
         assert allowed and meaning
@@ -95,7 +98,7 @@ def test_every_rule_options_allowed_values_are_what_the_rules_accept(option):
     """A range is what coltsim.Rules accepts, to its ends and no further; a list of names is
     the names the engine knows."""
     default, allowed, _ = table_rows("## Rule options")[option]
-    value = {**Rules().as_dict(), ABILITIES_OFF: []}[option]
+    value = {**Rules().as_dict(full=True), ABILITIES_OFF: []}[option]
     names = {"neutral_runout": RUNOUT_NAMES, "round_cards": K.ROUND_CARD_NAMES[:K.N_ROUND_CARDS],
              "station": K.ROUND_CARD_NAMES[K.FIRST_STATION:]}
     if isinstance(value, bool):
@@ -109,8 +112,18 @@ def test_every_rule_options_allowed_values_are_what_the_rules_accept(option):
                 Rules(**{option: bad})
     elif option in names:
         assert named(allowed)[-len(names[option]):] == list(names[option])
-    elif option == "cars":
+    elif option in ("cars", "car_loot"):
         assert re.search(r"`A` to `F`", allowed) and K.CAR_NAMES[1:] == tuple("ABCDEF")
+        if option == "car_loot":
+            assert named(allowed)[-2:] == list(LOOT_KEYS)
+    elif option == "new_cards":
+        assert f"at most {K.MAX_NEW_CARDS} cards" in allowed
+        assert named(allowed) == [f.name for f in dataclasses.fields(RoundCard)]
+    elif option in ("round_deck", "station_deck"):
+        most = MAX_ROUND_DECK if option == "round_deck" else MAX_STATION_DECK
+        assert f"to {most} " in allowed and "printed or your own" in allowed
+    elif option == "decks":
+        assert named(allowed) == list(ACTION_KINDS) and f"1 to {MAX_DECK} cards" in allowed
     else:  # the bandits' abilities
         assert allowed == "bandit names"
 

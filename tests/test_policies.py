@@ -104,7 +104,15 @@ def _seated(players, rules, names, params=None):
     return states, lineup
 
 
-@pytest.mark.parametrize("players, rules", CONFIGS)
+# A designer's content (tests/test_content.py): a new card that speeds up, a deck without Tunnel,
+# richer cars and Django with more Fire cards.
+DESIGNER = (5, Rules.from_dict({
+    "new_cards": [{"name": "stampede", "turns": "DNN", "turns_5_6": "DN", "event": "braking"}],
+    "round_deck": ["stampede", "angry_marshal", "braking", "braking", "take_it_all", "bridge"],
+    "car_loot": {"B": {"jewels": 2}, "F": {"jewels": 5}}, "decks": {"django": {"fire": 4}}}))
+
+
+@pytest.mark.parametrize("players, rules", CONFIGS + [DESIGNER])
 def test_every_builtin_policy_answers_legally(players, rules):
     names = [n for n in POLICY_NAMES if n not in SEARCH]
     kinds = np.zeros(12, np.int64)

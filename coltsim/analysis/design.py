@@ -35,7 +35,7 @@ import pandas as pd
 
 from .. import constants as K
 from ..policies import catalog
-from ..rules import Rules
+from ..rules import CONTENT, Rules
 from .frames import Results, column_codes, rule_columns, seat_policies
 
 PRINTED_RULES = "printed rules"
@@ -404,4 +404,5 @@ def _and(names: list) -> str:
 
 def _default_rules() -> dict:
     """Each rule option's printed value, as the settings table holds it (a list joined)."""
-    return {k: ",".join(v) if isinstance(v, list) else v for k, v in Rules().as_dict().items()}
+    return {**{k: "" for k in CONTENT},  # (a content option at the printed game: no text)
+            **{k: ",".join(v) if isinstance(v, list) else v for k, v in Rules().as_dict().items()}}

@@ -33,29 +33,42 @@ from ._common import label_columns, unit_columns, with_adjustment
 from .metrics import GAME_METRICS, game_metrics, player_game_rows
 from .stats import LEVEL, newcombe_interval, sample_sd, two_proportion_p, welch_difference
 
-CARDS = ROUND_CARDS + STATION_CARDS
+def deck_cards(games: pd.DataFrame) -> tuple[list, list]:
+    """The round cards and the train-station cards the games' columns may hold: the printed
+    ones, then a designer's own (rules option new_cards)."""
+    def extra(column, printed):
+        if column in games and isinstance(games[column].dtype, pd.CategoricalDtype):
+            return [c for c in games[column].cat.categories if c not in printed]
+        return []
+
+    columns = round_columns(games)
+    return (list(ROUND_CARDS) + (extra(columns[0], ROUND_CARDS) if columns else []),
+            list(STATION_CARDS) + extra("station", STATION_CARDS))
 
 
 def card_presence(games: pd.DataFrame) -> pd.DataFrame:
     """Boolean column per card: is it in the game's deck (round cards or station)?"""
-    out = {card: np.zeros(len(games), bool) for card in CARDS}
+    rounds, stations = deck_cards(games)
+    out = {card: np.zeros(len(games), bool) for card in dict.fromkeys(rounds + stations)}
     for c in round_columns(games):
-        codes, _ = column_codes(games[c], ROUND_CARDS)
-        for i, card in enumerate(ROUND_CARDS):
+        codes, _ = column_codes(games[c], rounds)
+        for i, card in enumerate(rounds):
             out[card] |= codes == i
     if "station" in games:
-        codes, _ = column_codes(games["station"], STATION_CARDS)
-        for i, card in enumerate(STATION_CARDS):
-            out[card] = codes == i
+        codes, _ = column_codes(games["station"], stations)
+        for i, card in enumerate(stations):
+            out[card] |= codes == i
     return pd.DataFrame(out, index=games.index)
 
 
 def card_position(games: pd.DataFrame) -> pd.DataFrame:
-    """Position (1..k) of each round card in each game's deck, 0 if absent."""
-    out = {card: np.zeros(len(games), np.int8) for card in ROUND_CARDS}
+    """Position (1..k) of each round card in each game's deck, 0 if absent (its last
+    position, for a card a designer's deck holds twice)."""
+    rounds, _ = deck_cards(games)
+    out = {card: np.zeros(len(games), np.int8) for card in rounds}
     for j, c in enumerate(round_columns(games), start=1):
-        codes, _ = column_codes(games[c], ROUND_CARDS)
-        for i, card in enumerate(ROUND_CARDS):
+        codes, _ = column_codes(games[c], rounds)
+        for i, card in enumerate(rounds):
             out[card][codes == i] = j
     return pd.DataFrame(out, index=games.index)
 
@@ -80,7 +93,7 @@ def card_effects(results, metrics=None, level: float = LEVEL,
         in_s = setting_mask(gm, sid)
         if not in_s.any():
             continue
-        for card in CARDS:
+        for card in presence.columns:
             has = presence[card].to_numpy()[in_s]
             if has.all() or not has.any():
                 continue
@@ -115,7 +128,7 @@ def card_quality_effects(results, level: float = LEVEL, correction: str = "holm"
     decks = card_presence(f.games).assign(setting=f.games["setting"].astype(str),
                                           game=f.games["game"].to_numpy(np.int64))
     gq = gq.assign(setting=gq["setting"].astype(str)).merge(decks, on=["setting", "game"])
-    presence = gq[list(CARDS)]
+    presence = gq[list(decks.columns[:-2])]
     rows = []
     for sid in setting_order(f):
         in_s = (gq["setting"] == sid).to_numpy()
@@ -123,7 +136,7 @@ def card_quality_effects(results, level: float = LEVEL, correction: str = "holm"
             continue
         games = gq[in_s]
         metrics = [m for m in quality.METRICS if games[m].notna().all()]
-        for card in CARDS:
+        for card in presence.columns:
             has = presence[card].to_numpy()[in_s]
             if has.all() or not has.any():
                 continue
@@ -153,7 +166,9 @@ def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm")
     f = as_results(results)
     p = f.players
     rows_of = player_game_rows(f)
-    presence = card_presence(f.games).to_numpy()[rows_of]  # (player rows, cards)
+    decks = card_presence(f.games)
+    cards = list(decks.columns)
+    presence = decks.to_numpy()[rows_of]  # (player rows, cards)
     share = win_share(p)
     bandit_code, _ = column_codes(p["bandit"], BANDITS)
     unit_code, units = design_of(f).unit_codes(p)
@@ -164,7 +179,7 @@ def card_bandit_effects(results, level: float = LEVEL, correction: str = "holm")
             continue
         codes = bandit_code[in_u]
         sh = share[in_u]
-        for j, card in enumerate(CARDS):
+        for j, card in enumerate(cards):
             has = presence[in_u, j]
             if has.all() or not has.any():
                 continue
@@ -208,7 +223,7 @@ def card_position_effects(results, metrics=("mean_score",), level: float = LEVEL
         in_s = setting_mask(gm, sid)
         if not in_s.any():
             continue
-        for card in ROUND_CARDS:
+        for card in pos.columns:
             at = pos[card].to_numpy()[in_s]
             absent = at == 0
             if absent.all() or not absent.any():

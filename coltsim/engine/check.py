@@ -5,9 +5,9 @@ resolved (``G_CHECKPOINT`` grew: playout.play_out, positions.py).
 """
 from .. import constants as K
 from .._jit import njit
-from ..rules import O_NEUTRAL_BULLETS
+from ..rules import O_DECK, O_NEUTRAL_BULLETS
 from .state import (
-    B_BULLETS, B_CAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
+    B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
     G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, L_WHERE, N_ZONES,
     L_KIND, L_VALUE, N_PLACES, PH_DISCARD, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD,
     PILE_PLAYER, card_kind, card_owner, place,
@@ -109,7 +109,6 @@ def check_invariants(st):
             return CHECK_CARDS
         actions[st.pile[i, PILE_PLAYER]] += 1
     per = nb // players
-    expected = len(K.ACTION_DECK) if per == 1 else len(K.TEAM_DECK_KINDS) * per + 1
     neutral_given = 0
     for b in range(nb):
         if st.bandit[b, B_BULLETS] + fired[b] != K.BULLETS_PER_BANDIT:
@@ -117,6 +116,11 @@ def check_invariants(st):
         received[st.bandit[b, B_TEAM]] += st.bandit[b, B_RECEIVED] + st.bandit[b, B_NEUTRAL]
         neutral_given += st.bandit[b, B_NEUTRAL]
     for p in range(players):
+        expected = len(K.TEAM_DECK_KINDS) * per + 1
+        if per == 1:  # its bandit's action cards (rules option decks)
+            expected = 0
+            for k in range(K.N_ACTION_KINDS):
+                expected += st.opts[O_DECK + st.bandit[p, B_CHAR] * K.N_ACTION_KINDS + k]
         if actions[p] != expected:
             return CHECK_CARDS
         if bullets_held[p] != received[p]:

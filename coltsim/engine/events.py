@@ -49,8 +49,11 @@ def event_braking(st):
 
 @njit
 def event_take_it_all(st):
-    """The second strongbox goes inside the Marshal's car; returns its token."""
+    """The second strongbox goes inside the Marshal's car; returns its token, or -1 when it
+    came out of the box before (a deck of a designer's cards with Take It All! twice)."""
     t = K.FIRST_STRONGBOX + 1
+    if st.loot[t, L_WHERE] != K.IN_BOX:
+        return -1
     move_token(st, t, 2 * st.game[G_MARSHAL] + K.INSIDE)
     return t
 

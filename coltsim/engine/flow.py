@@ -21,12 +21,11 @@ DK_PICKPOCKET  1 take a purse, 0 leave it
 DK_DISCARD, DK_KEEP  advanced rules: a card to discard, or ``OPT_STOP``
 ============== =================================================================================
 """
-import numpy as np
 
 from .. import constants as K
 from .._jit import njit
 from ..rules import (
-    O_ADVANCED, O_DOC_BONUS, O_DRAW_COUNT, O_GHOST_BOTH_HALVES, O_HAND_SIZE,
+    O_ADVANCED, O_DOC_BONUS, O_DRAW_COUNT, O_EVENT, O_GHOST_BOTH_HALVES, O_HAND_SIZE, O_TURNS,
 )
 from . import actions as A
 from . import events as E
@@ -63,13 +62,6 @@ FACE_DOWN = 1 << 6
 OPT_DRAW = 1 << 7
 OPT_STOP = 1 << 8
 
-# ROUND_TURNS[card, 0 for 2-4 players / 1 for 5-6, turn] = TURN_* or NO_TURN.
-ROUND_TURNS = np.full((len(K.ROUND_TURNS), 2, K.MAX_TURNS), K.NO_TURN, np.int64)
-for _c, _groups in enumerate(K.ROUND_TURNS):
-    for _g, _turns in enumerate(_groups):
-        ROUND_TURNS[_c, _g, :len(_turns)] = _turns
-
-
 @njit(inline="always")
 def request(st, player, kind, n):
     st.game[G_PEND_PLAYER] = player
@@ -79,7 +71,16 @@ def request(st, player, kind, n):
 
 @njit(inline="always")
 def turns_of(st, card):
-    return ROUND_TURNS[card, 1 if st.game[G_PLAYERS] >= 5 else 0]
+    """The turns of round card ``card`` at this table (TURN_*, padded with NO_TURN): rule
+    options, printed or a designer's (rules.O_TURNS)."""
+    at = O_TURNS + (card * 2 + (1 if st.game[G_PLAYERS] >= 5 else 0)) * K.MAX_TURNS
+    return st.opts[at:at + K.MAX_TURNS]
+
+
+@njit(inline="always")
+def event_of(st, card):
+    """The event round card ``card`` ends with, or NO_EVENT (rules.O_EVENT)."""
+    return st.opts[O_EVENT + card]
 
 
 # --- drawing ------------------------------------------------------------------------------------
@@ -427,7 +428,7 @@ def _checkpoint(st):
 # --- events ---------------------------------------------------------------------------------------
 @njit
 def _event_step(st):
-    ev = st.rounds[st.game[G_ROUND]]
+    ev = event_of(st, st.rounds[st.game[G_ROUND]])
     if st.game[G_SLOT] == 0:
         _begin_step(st)
         st.evtok[:] = -1
@@ -473,7 +474,7 @@ def _apply_pickpocket(st, value):
 
 @njit
 def _finish_event(st, ev):
-    if ev != K.TUNNEL and ev != K.BRIDGE:
+    if ev != K.NO_EVENT:
         row = log_row(st, REC_EVENT, -1, -1, -1, ev)
         if row >= 0:
             for b in range(st.game[G_BANDITS]):  # (a slice copy would compile numba's checks)

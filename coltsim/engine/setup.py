@@ -4,7 +4,8 @@ import numpy as np
 from .. import constants as K
 from .._jit import njit
 from ..rules import (
-    O_ADVANCED, O_CARS, O_NEUTRAL_BULLETS, O_ROUND_CARDS, O_ROUNDS, O_STATION,
+    O_ADVANCED, O_CAR_JEWELS, O_CAR_PURSES, O_CARS, O_DECK, O_NEUTRAL_BULLETS, O_ROUND_CARDS,
+    O_ROUND_DECK, O_ROUND_DECK_N, O_ROUNDS, O_STATION, O_STATION_DECK, O_STATION_DECK_N,
 )
 from .log import REC_SETUP, log_row
 from .rng import RNG_CHANCE, RNG_SETUP, randint, seed_streams, shuffle
@@ -18,13 +19,10 @@ from .state import (
 # Regions of st.scratch used by setup (the deal allocates nothing).
 _S_FREE = 0  # characters not in the line-up
 _S_PICKED = 8  # characters drawn for the random seats
-_S_POOL = 16  # passenger cars, then round cards, to draw from
-_S_PURSES = 24  # purse ids the cars draw from
+_S_POOL = 16  # passenger cars, then the round deck, to draw from
+_S_PURSES = 32  # purse ids the cars draw from
 
 _PURSE_VALUES = np.array(K.PURSE_VALUES, np.int64)
-_CAR_PURSES = np.array(K.CAR_PURSES, np.int64)
-_CAR_JEWELS = np.array(K.CAR_JEWELS, np.int64)
-_ACTION_DECK = np.array(K.ACTION_DECK, np.int64)
 _TEAM_DECK_KINDS = np.array(K.TEAM_DECK_KINDS, np.int64)
 
 
@@ -83,12 +81,15 @@ def _init_loot(st):
     for i in range(K.MAX_BANDITS):
         st.loot[K.FIRST_RANSOM + i, L_KIND] = K.RANSOM
         st.loot[K.FIRST_RANSOM + i, L_VALUE] = K.RANSOM_VALUE
+    for i in range(K.N_EXTRA_JEWELS):  # (worth nothing unless a car holds it: car_loot)
+        st.loot[K.FIRST_EXTRA_JEWEL + i, L_KIND] = K.JEWEL
     st.loot[K.FIRST_STRONGBOX, L_WHERE] = spot_of(K.LOCO, K.INSIDE)
 
 
 @njit
 def _build_train(st):
-    """Cars (fixed or a random subset in random order) with their printed loot inside."""
+    """Cars (fixed or a random subset in random order) with their loot inside (printed, or
+    the rules option car_loot)."""
     n_cars = st.game[G_CARS]
     st.cars[:] = -1
     st.cars[0] = K.LOCO
@@ -110,14 +111,19 @@ def _build_train(st):
         purses[i] = K.FIRST_PURSE + nb + i
     shuffle(st.rng, RNG_SETUP, purses, n_purses)
     next_purse = 0
-    next_jewel = K.FIRST_JEWEL
+    next_jewel = 0
     for car in range(1, n_cars + 1):
         inside = spot_of(car, K.INSIDE)
-        for _ in range(_CAR_PURSES[st.cars[car]]):
+        for _ in range(st.opts[O_CAR_PURSES + st.cars[car]]):
             st.loot[purses[next_purse], L_WHERE] = inside
             next_purse += 1
-        for _ in range(_CAR_JEWELS[st.cars[car]]):
-            st.loot[next_jewel, L_WHERE] = inside
+        for _ in range(st.opts[O_CAR_JEWELS + st.cars[car]]):
+            if next_jewel < K.N_JEWELS:
+                t = K.FIRST_JEWEL + next_jewel
+            else:
+                t = K.FIRST_EXTRA_JEWEL + next_jewel - K.N_JEWELS
+                st.loot[t, L_VALUE] = K.JEWEL_VALUE
+            st.loot[t, L_WHERE] = inside
             next_jewel += 1
 
 
@@ -149,15 +155,17 @@ def _build_round_deck(st):
     if st.opts[O_ROUND_CARDS] >= 0:
         for r in range(n_rounds - 1):
             st.rounds[r] = st.opts[O_ROUND_CARDS + r]
-    else:
-        pool = st.scratch[_S_POOL:_S_POOL + K.N_ROUND_CARDS]
-        for i in range(K.N_ROUND_CARDS):
-            pool[i] = i
-        _draw_distinct(st, pool, K.N_ROUND_CARDS, n_rounds - 1, st.rounds, 0)
+    else:  # rounds - 1 cards of the round deck (the printed cards, or the rules' deck)
+        n = st.opts[O_ROUND_DECK_N]
+        pool = st.scratch[_S_POOL:_S_POOL + n]
+        for i in range(n):
+            pool[i] = st.opts[O_ROUND_DECK + i]
+        _draw_distinct(st, pool, n, n_rounds - 1, st.rounds, 0)
     if st.opts[O_STATION] >= 0:
         st.rounds[n_rounds - 1] = st.opts[O_STATION]
     else:
-        st.rounds[n_rounds - 1] = K.FIRST_STATION + randint(st.rng, RNG_SETUP, K.N_STATION_CARDS)
+        st.rounds[n_rounds - 1] = st.opts[O_STATION_DECK + randint(
+            st.rng, RNG_SETUP, st.opts[O_STATION_DECK_N])]
 
 
 @njit
@@ -167,9 +175,11 @@ def _build_decks(st):
     per = st.game[G_BANDITS] // players
     st.ncards[:, :] = 0
     for p in range(players):
-        if per == 1:
-            for kind in _ACTION_DECK:
-                push_card(st, p, Z_DECK, make_card(kind, p))
+        if per == 1:  # its bandit's cards of each kind (the printed ten, or the rules' decks)
+            deck = O_DECK + st.bandit[p, B_CHAR] * K.N_ACTION_KINDS
+            for kind in range(K.N_ACTION_KINDS):
+                for _ in range(st.opts[deck + kind]):
+                    push_card(st, p, Z_DECK, make_card(kind, p))
         else:
             for i in range(per):
                 for kind in _TEAM_DECK_KINDS:

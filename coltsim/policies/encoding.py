@@ -46,7 +46,7 @@ player has two bandits, a team whose loot is shared).
 from .. import constants as K
 from .._jit import njit
 from ..engine import actions as A
-from ..engine.flow import DK_PLAN, FACE_DOWN, OPT_DRAW, OPT_STOP, turns_of
+from ..engine.flow import DK_PLAN, FACE_DOWN, OPT_DRAW, OPT_STOP, event_of, turns_of
 from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_FIRST,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT,
@@ -252,7 +252,11 @@ def encode(real, q, me, kind, value, out, buf):
     r = real.game[G_ROUND]
     out[X_ROUND + r] = 1.0
     out[X_ROUNDS_LEFT] = (real.game[G_N_ROUNDS] - 1 - r) / 4.0
-    out[X_ROUND_CARD + real.rounds[r]] = 1.0
+    card = real.rounds[r]
+    if card >= K.FIRST_NEW_CARD:  # a designer's card reads as the printed card of its event
+        ev = event_of(real, card)
+        card = K.TUNNEL if ev == K.NO_EVENT else ev
+    out[X_ROUND_CARD + card] = 1.0
     for z in range(2):
         zone = Z_HAND if z == 0 else Z_DECK
         at = X_MY_HAND if z == 0 else X_MY_DECK

@@ -35,11 +35,14 @@ import numpy as np
 
 from .. import constants as K
 from .._jit import njit
-from ..rules import O_ADVANCED, O_ROUND_CARDS, O_STATION
+from ..rules import (
+    MAX_ROUND_DECK, O_ADVANCED, O_DECK, O_ROUND_CARDS, O_ROUND_DECK, O_ROUND_DECK_N, O_STATION,
+    O_STATION_DECK, O_STATION_DECK_N,
+)
 from ..engine.rng import next_u64, randint, shuffle
 from ..engine.rng import N_FIXED_STREAMS
 from ..engine.state import (
-    B_BULLETS, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_GAME_INDEX, G_N_ROUNDS,
+    B_BULLETS, B_CHAR, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_REC_N, G_ROUND, G_T_TOKEN,
     G_TRACE, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
     PILE_CARD, PILE_DOWN, PILE_N, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner,
@@ -49,7 +52,6 @@ from ..engine.state import (
 UNKNOWN = -1
 
 _PURSE_VALUES = np.array(sorted(K.PURSE_VALUES), np.int64)
-_ACTION_DECK = np.array(K.ACTION_DECK, np.int64)
 _TEAM_DECK_KINDS = np.array(K.TEAM_DECK_KINDS, np.int64)
 
 
@@ -213,24 +215,27 @@ def _sample_purses(obs, rng, world, values):
 
 @njit
 def _sample_rounds(obs, rng, world, unseen):
-    """Round cards after the current one: fixed by the rules, or drawn from those not yet seen
-    (``unseen``: scratch of ``N_ROUND_CARDS``)."""
+    """Round cards after the current one: fixed by the rules, or drawn from the cards of the
+    round deck not yet seen (``unseen``: scratch of ``MAX_ROUND_DECK``)."""
     r = last_revealed_round(obs)
     n_rounds = obs.game[G_N_ROUNDS]
-    m = 0
-    for c in range(K.N_ROUND_CARDS):
-        seen = False
-        for i in range(r + 1):
-            seen |= obs.rounds[i] == c
-        if not seen:
-            unseen[m] = c
-            m += 1
+    m = obs.opts[O_ROUND_DECK_N]
+    for j in range(m):
+        unseen[j] = obs.opts[O_ROUND_DECK + j]
+    for i in range(min(r + 1, n_rounds - 1)):  # each card seen takes one of its copies out
+        for j in range(m):
+            if unseen[j] == obs.rounds[i]:
+                for k in range(j, m - 1):
+                    unseen[k] = unseen[k + 1]
+                m -= 1
+                break
     for i in range(r + 1, n_rounds):
         if i == n_rounds - 1:
             if obs.opts[O_STATION] >= 0:
                 world.rounds[i] = obs.opts[O_STATION]
             else:
-                world.rounds[i] = K.FIRST_STATION + randint(rng, 0, K.N_STATION_CARDS)
+                world.rounds[i] = obs.opts[O_STATION_DECK + randint(
+                    rng, 0, obs.opts[O_STATION_DECK_N])]
         elif obs.opts[O_ROUND_CARDS] >= 0:
             world.rounds[i] = obs.opts[O_ROUND_CARDS + i]
         else:
@@ -246,9 +251,10 @@ def _own_cards(obs, q, count):
     players = obs.game[G_PLAYERS]
     per = obs.game[G_BANDITS] // players
     count[:] = 0
-    if per == 1:
-        for kind in _ACTION_DECK:
-            count[make_card(kind, q)] += 1
+    if per == 1:  # its bandit's cards of each kind (rules option decks)
+        deck = O_DECK + obs.bandit[q, B_CHAR] * K.N_ACTION_KINDS
+        for kind in range(K.N_ACTION_KINDS):
+            count[make_card(kind, q)] += obs.opts[deck + kind]
     else:
         for i in range(per):
             for kind in _TEAM_DECK_KINDS:
@@ -364,7 +370,7 @@ _POOL = _FIRED + K.MAX_BANDITS  # a player's unknown action cards
 _REST = _POOL + K.MAX_CARDS  # ... and its hidden bullet cards, for its hand and deck
 _VALUES = _REST + 2 * K.MAX_CARDS  # hidden purse values
 _UNSEEN = _VALUES + K.N_PURSES  # round cards not yet seen
-WORLD_SCRATCH_N = _UNSEEN + K.N_ROUND_CARDS
+WORLD_SCRATCH_N = _UNSEEN + MAX_ROUND_DECK
 
 
 @njit

@@ -35,7 +35,7 @@ from .. import constants as K
 from .._jit import njit
 from ..engine.flow import (
     DK_CHEYENNE, DK_DISCARD, DK_FIRE, DK_KEEP, DK_MOVE, DK_PICKPOCKET, DK_PLAN,
-    DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB, FACE_DOWN, OPT_DRAW,
+    DK_PUNCH_DIR, DK_PUNCH_LOOT, DK_PUNCH_TARGET, DK_ROB, FACE_DOWN, OPT_DRAW, event_of,
 )
 from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
@@ -702,7 +702,7 @@ def _plan(obs, options, w, rng, s, f):
     f[F_LATER] = later
     f[F_TIME] = later + (after + 1.0) / total
     _base_saved(s, f, w)
-    ev = obs.rounds[obs.game[G_ROUND]]
+    ev = event_of(obs, obs.rounds[obs.game[G_ROUND]])
     playable = 0
     robs = 0
     for i in range(obs.ncards[me, Z_HAND]):
@@ -767,7 +767,7 @@ def _resolve(obs, kind, options, w, rng, s, f):
     f[F_TIME] = later
     f[F_ROB_NOW] = 0.0
     _base_saved(s, f, w)
-    ev = obs.rounds[obs.game[G_ROUND]]
+    ev = event_of(obs, obs.rounds[obs.game[G_ROUND]])
     pos = obs.game[G_POS]
     b = card_owner(obs.pile[pos, PILE_CARD])
     target = obs.game[G_T_TARGET]

@@ -29,7 +29,7 @@ from ..engine.scoring import (
 )
 from ..playout import FAIL_ILLEGAL_OPTION, batch_kernel, new_kernel_states
 from ..policies import Seats, resolve_policies
-from ..results import ROUND_CARDS, STATIONS
+from ..results import card_categories
 from . import storage
 
 _CAR_LETTERS = np.frombuffer(("?" + "".join(K.CAR_NAMES[1:])).encode(), np.uint8)
@@ -56,6 +56,7 @@ class ChunkJob:
     functions: tuple = ()  # user policies, compiled into the batch kernel of each process
     token: str = ""  # names the run's temporary files
     holds: str = "{}"  # what the chunk files record of their games (storage.chunk_holds), JSON
+    new_cards: tuple = ()  # names of a designer's round cards (rules option new_cards)
 
 
 def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
@@ -70,7 +71,7 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
         g = int(failed[0])
         return chunk, first, n, (first + g, int(out_g[g, RG_FAIL])), None
     tables = chunk_tables(first, out_b, out_g, job.setting_id, job.players, list(job.policies),
-                          job.rounds, job.holds)
+                          job.rounds, job.holds, job.new_cards)
     if job.folder is not None:
         return chunk, first, n, None, storage.write_chunk(job.folder, job.setting_id, chunk,
                                                           first, tables, job.token)
@@ -148,7 +149,7 @@ def _category(codes: np.ndarray, names) -> pa.DictionaryArray:
 
 def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_id: str,
                  players: int, policies: list[str], rounds: int,
-                 holds: str = "{}") -> tuple[pa.Table, pa.Table]:
+                 holds: str = "{}", new_cards=()) -> tuple[pa.Table, pa.Table]:
     """The ``players`` and ``games`` tables of games ``first_game ..`` from the kernel's output,
     each with ``holds`` (what they hold, storage.chunk_holds) as its ``storage.HOLDS`` metadata.
 
@@ -207,9 +208,15 @@ def chunk_tables(first_game: int, out_b: np.ndarray, out_g: np.ndarray, setting_
         "players": pa.array(np.full(n, players, np.int8)),
         "first_player": pa.array(_narrow(first, np.int8)),
     }
+    round_cards, stations = card_categories(new_cards)
+    new = K.FIRST_NEW_CARD
     for r in range(rounds - 1):
-        gcols[f"round_{r + 1}"] = _category(out_g[:, RG_ROUNDS + r], ROUND_CARDS)
-    gcols["station"] = _category(out_g[:, RG_ROUNDS + rounds - 1] - K.FIRST_STATION, STATIONS)
+        c = out_g[:, RG_ROUNDS + r]
+        gcols[f"round_{r + 1}"] = _category(np.where(c < new, c, c - new + K.N_ROUND_CARDS),
+                                            round_cards)
+    c = out_g[:, RG_ROUNDS + rounds - 1]
+    gcols["station"] = _category(np.where(c < new, c - K.FIRST_STATION,
+                                          c - new + K.N_STATION_CARDS), stations)
     gcols["cars"] = pa.array(letters.view(f"S{n_cars}").ravel()).cast(pa.string())
     gcols["n_winners"] = pa.array(_narrow(out_g[:, RG_N_WINNERS], np.int8))
     gcols["n_gunslingers"] = pa.array(_narrow(out_g[:, RG_N_GUNSLINGERS], np.int8))

@@ -13,7 +13,8 @@ import numpy as np
 import pyarrow as pa
 
 from .. import constants as K
-from ..results import ROUND_CARDS, STATIONS, Results, game_columns, player_columns
+from ..results import Results, card_categories, game_columns, player_columns
+from ..rules import CONTENT, option_text
 from ..words import did_you_mean
 from .options import check_folder
 from .storage import (
@@ -35,19 +36,22 @@ def _fix_categories(df: pd.DataFrame, categories: dict) -> pd.DataFrame:
     return df
 
 
-def _categories(setting_ids, policy_names, rounds: int) -> dict:
+def _categories(setting_ids, policy_names, rounds: int, new_cards=()) -> dict:
+    round_cards, stations = card_categories(new_cards)
     cats = {"setting": setting_ids, "bandit": K.BANDIT_NAMES, "policy": policy_names,
-            "station": STATIONS}
+            "station": stations}
     for r in range(rounds - 1):
-        cats[f"round_{r + 1}"] = ROUND_CARDS
+        cats[f"round_{r + 1}"] = round_cards
     return cats
 
 
-def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: int):
-    """Concatenate chunk tables into the ``players`` and ``games`` DataFrames."""
+def to_frames(players_tables, games_tables, setting_ids, policy_names, rounds: int,
+              new_cards=()):
+    """Concatenate chunk tables into the ``players`` and ``games`` DataFrames (``new_cards``:
+    the names of the designer's cards they may hold)."""
     import pandas as pd
 
-    cats = _categories(setting_ids, policy_names, rounds)
+    cats = _categories(setting_ids, policy_names, rounds, new_cards)
     frames = []
     for tables, columns in ((players_tables, player_columns(rounds)),
                             (games_tables, game_columns(rounds))):
@@ -83,9 +87,12 @@ def settings_frame(manifest: dict, setting_ids=None) -> pd.DataFrame:
         if any("files" in e for e in manifest["settings"].values()):
             row["files"] = json.dumps(s.get("files", {}), sort_keys=True)
         for name, value in s["rules"].items():
-            row[name] = ",".join(value) if isinstance(value, list) else value
+            row[name] = option_text(name, value)
         rows.append(row)
     df = pd.DataFrame(rows)
+    for name in CONTENT:  # (a content option a setting leaves at the printed game: "")
+        if name in df.columns:
+            df[name] = df[name].fillna("")
     if len(df):
         df["setting"] = df["setting"].astype(pd.CategoricalDtype(list(df["setting"])))
         df["players"] = df["players"].astype(np.int8)
@@ -149,6 +156,9 @@ def load_results(folder, settings=None, columns=None) -> Results:
         problem = tiling_problem(folder, sid, entry)
         if problem:
             raise ResultsError(problem)
-    players, games = to_frames(tables[PLAYERS], tables[GAMES], wanted, policy_names, rounds)
+    new_cards = tuple(dict.fromkeys(c["name"] for e in entries.values()
+                                    for c in e["rules"].get("new_cards", ())))
+    players, games = to_frames(tables[PLAYERS], tables[GAMES], wanted, policy_names, rounds,
+                               new_cards)
     return Results(players, games, settings_frame(manifest, wanted),
                    {**manifest, "settings": entries})

@@ -290,7 +290,8 @@ class _Run:
                           s.rules.to_array(), int(self.check), s.id, s.players, s.n_bandits,
                           s.policies, s.rules.rounds, None if folder is None else str(folder),
                           seats.choosers, seats.functions, token,
-                          json.dumps(storage.chunk_holds(s.id, self.seed, s.as_dict())))
+                          json.dumps(storage.chunk_holds(s.id, self.seed, s.as_dict())),
+                          tuple(c.name for c in s.rules.new_cards))
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
         """Play the chunks ``todo`` (chunk, first game, games), counting games on a progress
@@ -383,7 +384,8 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
     s = run.setting
     players, games_df = load.to_frames([collected[c][0] for c in order],
                                           [collected[c][1] for c in order], [s.id],
-                                          list(dict.fromkeys(s.policies)), s.rules.rounds)
+                                          list(dict.fromkeys(s.policies)), s.rules.rounds,
+                                          tuple(c.name for c in s.rules.new_cards))
     manifest = {**manifest_header(), "settings": {
         s.id: storage.manifest_entry(s, run.seed, run.games, chunk_size)}}
     return Results(players, games_df, load.settings_frame(manifest), manifest)

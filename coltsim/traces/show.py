@@ -17,7 +17,7 @@ does not spell out is still told.
 from __future__ import annotations
 
 from .. import constants as K
-from ..rules import Rules
+from ..rules import CONTENT, Rules, option_text
 from ..words import (
     CARD_LABELS, TURN_LABELS, bandit_label, car_label, card_label, dollars, loot_label, plural,
 )
@@ -134,14 +134,17 @@ def _header(setup: dict, game: _Game) -> list[str]:
 def _changed_options(options: dict) -> list[str]:
     printed = Rules().as_dict()
 
-    def text(v):
+    def text(k, v):
         if isinstance(v, bool):
             return "on" if v else "off"
+        if k in CONTENT:
+            return str(option_text(k, v))
         if isinstance(v, list):
             return ", ".join(map(str, v)) or "none"
         return str(v)
 
-    return [f"{k} {text(v)}" for k, v in options.items() if k in printed and printed[k] != v]
+    return [f"{k} {text(k, v)}" for k, v in options.items()
+            if (k in printed and printed[k] != v) or (k in CONTENT and v)]
 
 
 def _round(line: dict, game: _Game) -> list[str]:

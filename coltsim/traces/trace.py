@@ -8,7 +8,7 @@ from typing import IO
 import numpy as np
 
 from .. import constants as K
-from ..engine import flow, log as L
+from ..engine import log as L
 from ..engine.scoring import (
     RB_BONUS, RB_GUNSLINGER, RB_LOOT, RB_N, RB_NEUTRAL, RB_RANK, RB_RECEIVED, RB_SCORE,
     RB_SHOTS, RB_TEAM, RB_TEAM_SCORE, RB_WIN, RG_FAIL, RG_N,
@@ -59,32 +59,37 @@ class _Decoder:
         self.bandits = bandits
         self.n_cars = 4 if players == 2 else players
         # The ids of setup.loot: the engine keeps MAX_BANDITS ransom tokens, one per bandit
-        # of any game, but a game lists (and places) only its own bandits' ransoms.
-        self.n_tokens = K.FIRST_RANSOM + bandits
+        # of any game, but a game lists (and places) only its own bandits' ransoms; and the
+        # extra jewels a designer's cars hold (those with a value).
+        extra = range(K.FIRST_EXTRA_JEWEL, K.N_LOOT)
+        self.tokens = np.array(list(range(K.FIRST_RANSOM + bandits))
+                               + [t for t in extra if st.loot[t, L_VALUE] > 0], np.int64)
+        self.unused = np.setdiff1d(np.arange(K.N_LOOT), self.tokens)
 
     def state(self, row) -> dict:
         s = row[L.R_SNAP:]
-        loot_where = row[L.SNAP_LOOT:L.SNAP_LOOT + self.n_tokens]
-        if (row[L.SNAP_LOOT + self.n_tokens:L.SNAP_LOOT + K.N_LOOT] != K.IN_BOX).any():
-            raise RuntimeError("a ransom token of a bandit not in the game left the box")
+        loot_where = row[L.SNAP_LOOT + self.tokens]
+        if (row[L.SNAP_LOOT + self.unused] != K.IN_BOX).any():
+            raise RuntimeError("a token not in the game left the box")
         bandits = []
         for b in range(self.bandits):
             car, level, left, received, neutral = (int(x) for x in s[2 + L.SNAP_B * b:2 + L.SNAP_B * (b + 1)])
             bandits.append({
                 "car": car, "level": K.LEVEL_NAMES[level],
-                "loot": [t for t, w in enumerate(loot_where) if w == K.AT_BANDIT + b],
+                "loot": [int(t) for t, w in zip(self.tokens, loot_where) if w == K.AT_BANDIT + b],
                 "bullets_left": left, "bullets_received": received, "neutral_received": neutral,
             })
         spots = {}
         for car in range(self.n_cars + 1):
             for level in (K.INSIDE, K.ROOF):
                 spot = 2 * car + level
-                spots[f"{car}:{K.LEVEL_NAMES[level]}"] = [t for t, w in enumerate(loot_where) if w == spot]
+                spots[f"{car}:{K.LEVEL_NAMES[level]}"] = [
+                    int(t) for t, w in zip(self.tokens, loot_where) if w == spot]
         return {
             "marshal": int(s[0]),
             "bandits": bandits,
             "spots": spots,
-            "box": [t for t, w in enumerate(loot_where) if w == K.IN_BOX],
+            "box": [int(t) for t, w in zip(self.tokens, loot_where) if w == K.IN_BOX],
             "neutral_left": _opt(s[1]),
         }
 
@@ -152,7 +157,7 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
     characters = [K.BANDIT_NAMES[c] for c in st.bandit[:n_bandits, 0]]
     teams = [int(t) for t in st.bandit[:n_bandits, 1]]
     n_rounds = rules.rounds
-    rounds = [K.ROUND_CARD_NAMES[c] for c in st.rounds[:n_rounds]]
+    rounds = [rules.card_name(c) for c in st.rounds[:n_rounds]]
     lines: list[dict] = []
     pending_hands: dict = {}
     for row in log:
@@ -167,15 +172,14 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
                 "cars": [K.CAR_NAMES[c] for c in st.cars[:dec.n_cars + 1]],
                 "round_cards": rounds[:-1], "station": rounds[-1],
                 "first_player": int(st.game[G_FIRST_FIRST]),
-                "loot": [{"id": t, "kind": K.LOOT_NAMES[st.loot[t, L_KIND]],
-                          "value": int(st.loot[t, L_VALUE])} for t in range(dec.n_tokens)],
+                "loot": [{"id": int(t), "kind": K.LOOT_NAMES[st.loot[t, L_KIND]],
+                          "value": int(st.loot[t, L_VALUE])} for t in dec.tokens],
                 "state": dec.state(row),
             })
         elif rec == L.REC_ROUND:
             card = int(row[L.R_CARD])
-            turns = flow.ROUND_TURNS[card, 1 if players >= 5 else 0]
-            pending_hands = {"type": "round", "round": rnd, "card": K.ROUND_CARD_NAMES[card],
-                             "turns": [K.TURN_LETTERS[t] for t in turns if t >= 0],
+            pending_hands = {"type": "round", "round": rnd, "card": rules.card_name(card),
+                             "turns": rules.card_turns(card, players),
                              "first_player": int(row[L.R_PLAYER]), "hands": [], "deck_sizes": [],
                              "hand_bandits": []}
             lines.append(pending_hands)
@@ -217,7 +221,7 @@ def trace_game(setting: Setting, seed: int = 0, game_index: int = 0) -> list[dic
                 tokens = row[L.R_P0:L.R_P0 + n_bandits]
                 params[_EVENT_PARAM[ev]] = {str(b): int(t) for b, t in enumerate(tokens) if t >= 0}
             elif ev == K.TAKE_IT_ALL:
-                params["token"] = int(row[L.R_P0 + 6])
+                params["token"] = _opt(row[L.R_P0 + 6])
             lines.append({"type": "event", "round": rnd, "name": K.ROUND_CARD_NAMES[ev],
                           "params": params, **dec.hits(row), "state": dec.state(row)})
     lines.append(_end_line(out_b, players))

@@ -83,10 +83,19 @@ _NAMES = {
 }
 
 
+_CARD_FIELDS = {("setup", "round_cards"), ("setup", "station"), ("round", "card")}
+
+
 class _Checker:
     def __init__(self, lines):
         self.lines = lines
         self.problems: list[str] = []
+        # a designer's cards (setup.options.new_cards) by name
+        setup = lines[0] if lines and isinstance(lines[0], dict) else {}
+        options = setup.get("options")
+        cards = options.get("new_cards") if isinstance(options, dict) else None
+        self.new_cards = {c.get("name"): c for c in cards if isinstance(c, dict)} \
+            if isinstance(cards, list) else {}
 
     def fail(self, i: int, text: str) -> None:
         self.problems.append(f"line {i + 1}: {text}")
@@ -107,10 +116,13 @@ class _Checker:
         return ok and self.named(i, kind, line) and (kind != "setup" or self.counted(line))
 
     def named(self, i, kind, line) -> bool:
-        """Every name of the line one docs/TRACE.md lists (a bandit, card, round card...)."""
+        """Every name of the line one docs/TRACE.md lists (a bandit, card, round card...), or
+        a designer's card the setup's options define (new_cards)."""
         for (of, name), allowed in _NAMES.items():
             if of != kind or name not in line:
                 continue
+            if (of, name) in _CARD_FIELDS:
+                allowed = allowed + tuple(self.new_cards)
             value = line[name]
             values = value if isinstance(value, list) else [value]
             flat = [v for x in values for v in (x if isinstance(x, list) else [x])]
@@ -316,7 +328,8 @@ class _Checker:
                 self.state(i, line["state"])
                 prev = self.action(i, line, prev)
             elif kind == "event":
-                if line["name"] != card:
+                event = self.new_cards[card].get("event") if card in self.new_cards else card
+                if line["name"] != event:
                     self.fail(i, f"event {line['name']} in a round of {card}")
                 self.state(i, line["state"])
                 prev = self.event(i, line, prev)
@@ -469,7 +482,8 @@ class _Cards:
         team_of = [[b for b, t in enumerate(self.teams) if t == p] for p in range(players)]
         self.hand_size = [opts["hand_size"] + opts["doc_bonus"] * any(
             self.names[b] == "doc" and "doc" in self.abilities for b in team) for team in team_of]
-        self.deck = [_starting_deck(team) for team in team_of]
+        decks = opts.get("decks", {})
+        self.deck = [_starting_deck(team, decks.get(self.names[team[0]])) for team in team_of]
         self.top: list[list] = [[] for _ in range(players)]
         self.hand = [Counter() for _ in range(players)]
         self.discard_pile = [Counter() for _ in range(players)]
@@ -648,11 +662,13 @@ class _Cards:
         self.unresolved(i)
 
 
-def _starting_deck(team: list[int]) -> Counter:
-    """A player's cards at setup: its bandit's 10 action cards; in the 2-player game the team's
-    shared 11 (one Move, Floor, Fire, Robbery and Punch of each bandit, and the first bandit's
-    Marshal: docs/rules-decisions.md)."""
+def _starting_deck(team: list[int], counts: dict | None = None) -> Counter:
+    """A player's cards at setup: its bandit's 10 action cards (or ``counts`` of each kind, the
+    options' decks); in the 2-player game the team's shared 11 (one Move, Floor, Fire, Robbery
+    and Punch of each bandit, and the first bandit's Marshal: docs/rules-decisions.md)."""
     if len(team) == 1:
+        if counts:
+            return Counter({(kind, team[0]): n for kind, n in counts.items() if n})
         return Counter((K.CARD_NAMES[kind], team[0]) for kind in K.ACTION_DECK)
     deck = Counter((K.CARD_NAMES[kind], b) for b in team for kind in K.TEAM_DECK_KINDS)
     deck["marshal", team[0]] += 1

@@ -337,7 +337,8 @@ def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,
     setting = setting or table["setting"].iloc[0]
     t = table[(table["setting"] == setting) & (table["metric"] == metric)]
     cards = plots.ordered(t["card"], ROUND_CARDS)
-    colours = plots.palette([card_label(c) for c in ROUND_CARDS], "tab10")
+    colours = plots.palette([card_label(c) for c in plots.ordered(list(ROUND_CARDS) + cards,
+                                                                  ROUND_CARDS)], "tab10")
     artists = {"series": []}
     n_cards = max(len(cards), 1)
     for i, card in enumerate(cards):
