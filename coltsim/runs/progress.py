@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import sys
 
-BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+# tqdm's own bar, with the time left (the postfix) instead of tqdm's, from the run's overall rate
+BAR_FORMAT = ("{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,} "
+              "[{elapsed}{postfix}, {rate_fmt}]")
 
 
 class RunProgress:
@@ -42,8 +44,7 @@ class RunProgress:
     def __init__(self, total: int, *, initial: int = 0, desc: str = "", enabled: bool = True):
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=total, initial=initial, desc=desc, unit="game",
-                        unit_scale=total >= 10_000,  # (4 games, not 4.00)
+        self.bar = tqdm(total=total, initial=initial, desc=desc, unit=" game", unit_scale=True,
                         disable=not enabled, mininterval=0.5, file=sys.stderr,
                         bar_format=BAR_FORMAT)
         self.left: dict = {}  # games left of each setting (by key: its id)
