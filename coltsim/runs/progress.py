@@ -98,13 +98,10 @@ class RunProgress:
 
     def _show(self, refresh: bool = True) -> None:
         seconds, untimed = self.time_left()
-        if untimed and not seconds:
-            text = "timing the first games"
-        else:
-            text = f"{format_seconds(seconds)} left"
-            if untimed:
-                text = f"at least {text} ({untimed} setting{'s' if untimed > 1 else ''} " \
-                       "not timed yet)"
+        text = f"{format_seconds(seconds)} left"
+        if untimed:
+            not_timed = f"{untimed} setting{'s' if untimed > 1 else ''} not timed yet"
+            text = f"at least {text} ({not_timed})" if seconds >= 1 else not_timed
         self.bar.set_postfix_str(text, refresh=refresh)
 
     def describe(self, name: str) -> None:
