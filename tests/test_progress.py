@@ -86,7 +86,7 @@ def test_a_slow_chunk_moves_the_bar_in_pieces_and_writes_the_same_files(
     coltsim.simulate_to_folder(slow, 24, tmp_path / "pieces", seed=5, chunk_size=12, workers=1,
                                backend="threading", progress=False)
     # one game to load the kernel, one timed, then each chunk in pieces of 5, 5 and 2 games
-    assert [n for _, n in fake_clock] == [1, 1, 5, 5, 2, 5, 5, 2]
+    assert [n for _, n in fake_clock if n] == [1, 1, 5, 5, 2, 5, 5, 2]
     assert [left["slow"] for _, left, *_ in seen] == [19, 14, 12, 7, 2, 0]
     SPEED["slow"] = FAST  # the same setting, fast: whole chunks
     try:

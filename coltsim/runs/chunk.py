@@ -76,7 +76,9 @@ def play_part(job: ChunkJob, chunk: int, first: int, n: int, whole: bool = True)
     """The runner's task: games ``first .. first + n - 1`` of chunk ``chunk``, the whole chunk
     (``whole``: :func:`run_chunk`'s result) or a piece of it (the kernel's two arrays, which the
     runner joins into its chunk with :func:`finish_chunk` once every piece is back), with the
-    seconds this worker took: ``(chunk, first, n, failure, (seconds, result))``."""
+    seconds this worker took, its kernel loaded first (from numba's cache, by a call playing
+    no game): ``(chunk, first, n, failure, (seconds, result))``."""
+    play_games(job, first, 0)
     start = clock()
     if whole:
         chunk, first, n, failed, result = run_chunk(job, chunk, first, n)
