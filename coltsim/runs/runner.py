@@ -418,9 +418,11 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
         current ``dask.distributed`` client).
     check : bool
         Check the engine's invariants after every step (slower).
-    progress : bool or tqdm-like
-        Show a progress bar (default), not (False), or report to this bar the games played as
-        they finish (``update(games)``), e.g. one bar over all settings of an experiment.
+    progress : bool, RunProgress or tqdm-like
+        Show a progress bar (default; its time left from this setting's own speed), not
+        (False), or report to this bar the games played as they finish: a
+        :class:`coltsim.runs.progress.RunProgress` over several settings (an experiment's, a
+        tournament's), told each setting's speed too, or any object with ``update(games)``.
 
     Returns
     -------
