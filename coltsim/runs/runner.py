@@ -350,11 +350,12 @@ class _Run:
             bar = progress
             if hasattr(bar, "unpause"):
                 bar.unpause()  # its clock leaves out the time spent compiling
-        timed = isinstance(bar, RunProgress)
-        if timed:
-            bar.start(self.setting.id, games_todo, self.workers, first_game)
         parts = pieces(todo, None if first_game is None else
                        max(1, int(CHUNK_SECONDS / max(first_game, 1e-9))))
+        timed = isinstance(bar, RunProgress)
+        if timed:  # (no more workers at once than parts to play)
+            bar.start(self.setting.id, games_todo,
+                      min(self.workers, len(parts)) if self.workers > 0 else -1, first_game)
         chunks = {c: (first, n) for c, first, n in todo}
         waiting: dict = {}  # chunk -> {first game: arrays} of its pieces back so far
 
