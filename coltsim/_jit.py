@@ -10,10 +10,12 @@ an edit never runs stale code (docs/engine.md).
 Compiling is done once per version of coltsim, and only for what a run plays: the engine, and
 the choosers of its table's policies (playout.py).  To say so before it happens, coltsim keeps
 its own record of the parts compiled into a folder of its own (``coltsim-compiled.txt`` in
-it; numba's files are never read): :func:`announce_compile` names the parts not in it, with
-about how long they take (:func:`compile_estimate`, from what ``benchmarks/compile_time.py
---record`` measured on the project's machine: ``compile_times.json``, each part as a ratio to
-the reference game's compile measured in the same run), and adds them once the block ends.
+it; numba's files are never read): :func:`announce_compile` names the parts not in it (a new
+kernel by the policies of its table), with about how long they take (:func:`compile_estimate`,
+from what ``benchmarks/compile_time.py --record`` measured on the project's idle machine:
+``compile_times.json``, each part as a ratio to the reference game's compile measured in the
+same run; a new kernel counts every policy of its table again, since it optimises their code
+again), and adds them once the block ends.
 Where the cache is not such a folder (your own Python, unless you keyed it so), nothing is
 recorded and nothing announced.
 """
@@ -93,17 +95,44 @@ def compile_estimate(parts, record: dict | None = None) -> float | None:
 
 def compile_notice(parts: tuple) -> str | None:
     """What compiling ``parts`` (the engine, choosers, a kernel: playout.kernel_parts) would
-    say, or None when coltsim's record has them all."""
-    missing = [p.split(" ")[0] for p in parts if not compiled(p)]
+    say, or None when coltsim's record has them all: each part not compiled yet, the kernel
+    named by the policies of its table, and the seconds they took on the project's machine
+    (:func:`compile_estimate`).  A kernel links the code of every policy at its table and
+    optimises it again, so a new kernel counts every chooser of its table, compiled or not:
+    a table of a search compiles for minutes even when the search compiled for another
+    table."""
+    missing = [p for p in parts if not compiled(p)]
     if not missing:
         return None
-    words = [p for p in dict.fromkeys(_SAID.get(n, n) for n in missing) if p != "kernel"] \
-        or ["the kernel of this table"]
+    names = [p for p in missing if not p.startswith("kernel")]
+    words = [_SAID.get(n, n) for n in names]
+    kernel = [p for p in missing if p.startswith("kernel")]
+    if kernel:
+        words.append(f"the kernel of a table of {_table(kernel[0])}")
+        names += [p for p in parts if p not in names and p != "engine"]
     what = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    seconds = compile_estimate(missing)
+    seconds = compile_estimate([n.split(" ")[0] for n in names])
     when = "" if seconds is None else \
-        f": about {_rounded(seconds)} s on {compile_times()['machine']}"
+        f": about {_rounded(seconds)} s on {compile_times()['machine']} when it is idle, " \
+        "longer on a busy or slower one"
     return f"compiling {what} (once for this version of coltsim{when})"
+
+
+def _table(kernel: str) -> str:
+    """The policies a kernel part (``kernel KIND CODE|CODE``) plays, as the notice names them:
+    ``ismcts (with planner) and learned``."""
+    codes = kernel.split(" ", 2)[2].split("|") if kernel.count(" ") >= 2 else []
+    words = []
+    for code in codes:
+        name, *models = code.split(":")
+        if name == "user":
+            words.append("your policies")
+            continue
+        with_models = dict.fromkeys(_SAID.get(m, m) for m in models)
+        words.append(_SAID.get(name, name) +
+                     (f" (with {' and '.join(with_models)})" if with_models else ""))
+    words = list(dict.fromkeys(words)) or ["its policies"]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _rounded(seconds: float) -> int:

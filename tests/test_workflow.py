@@ -196,8 +196,9 @@ def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
     setting = coltsim.make_setting(4, policies="random")
     coltsim.simulate(setting, 10, workers=1)
     seconds = _jit.compile_estimate(["engine", "random", "kernel"])
-    notice = (f"compiling the engine and random (once for this version of coltsim: about "
-              f"{_jit._rounded(seconds)} s on the project's 2-core machine)")
+    notice = (f"compiling the engine, random and the kernel of a table of random (once for "
+              f"this version of coltsim: about {_jit._rounded(seconds)} s on the project's "
+              "2-core machine when it is idle, longer on a busy or slower one)")
     assert notice in capsys.readouterr().err
     assert record.read_text().splitlines()[0] == "engine"
     coltsim.simulate(setting, 10, workers=1)
@@ -206,12 +207,30 @@ def test_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err == ""
     # Another policy: only what is new is named (the engine is compiled).
     coltsim.simulate(coltsim.make_setting(4, policies=["random", "greedy"] * 2), 10, workers=1)
-    assert "compiling greedy (once for this version of coltsim: about" in \
-        capsys.readouterr().err
+    assert "compiling greedy and the kernel of a table of " in capsys.readouterr().err
     # a trace has a kernel of its own
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
     assert main(["trace", "--policies", "random", "--out", str(tmp_path / "t.jsonl")]) == 0
     assert capsys.readouterr().err.count("compiling") == 1
+
+
+def test_a_new_kernel_counts_every_policy_of_its_table(monkeypatch):
+    """A kernel links the code of its table's policies and optimises it again: a table of a
+    search whose parts were compiled for other tables is announced by its policies, with the
+    time of its kernel and of every policy at it, not the kernel's alone (which said "about 3
+    s" for a search table that compiled for minutes)."""
+    fake = {"ratios": {"engine": 10, "kernel": 1, "planner": 4, "learned": 3, "ismcts": 12},
+            "reference_seconds": 2.0, "machine": "m"}
+    monkeypatch.setattr(_jit, "compile_times", lambda: fake)
+    parts = ("engine", "ismcts", "planner", "learned", "kernel batch ismcts:planner:planner|learned")
+    monkeypatch.setattr(_jit, "compiled", lambda part: not part.startswith("kernel"))
+    assert _jit.compile_notice(parts) == (
+        "compiling the kernel of a table of ismcts (with planner) and learned (once for this "
+        "version of coltsim: about 40 s on m when it is idle, longer on a busy or slower one)")
+    monkeypatch.setattr(_jit, "compiled", lambda part: False)  # from an empty cache: each once
+    assert "the engine, ismcts, planner, learned and the kernel of a table of ismcts (with " \
+           "planner) and learned (once for this version of coltsim: about 60 s on m" in \
+           _jit.compile_notice(parts)
 
 
 def test_the_programs_cache_folder_is_named_by_the_sources(tmp_path, monkeypatch):

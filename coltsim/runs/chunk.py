@@ -2,8 +2,9 @@
 compiled batch kernel and turn its result arrays into the two tables of coltsim.results.
 
 A chunk is one call of ``coltsim.playout.batch_kernel`` (the games one after another, without
-the GIL); game ``g`` depends only on (seed, g), so the tables never depend on how a run is cut
-into chunks or spread over workers.
+the GIL), or, when its games are slow, several calls in pieces that the runner joins into the
+same tables; game ``g`` depends only on (seed, g), so the tables never depend on how a run is
+cut into chunks or pieces or spread over workers.
 
 A worker process of the run's machine (joblib's loky) watches the run's main process from its
 start and exits within a fraction of a second once it is gone (coltsim._process.worker_started,
@@ -13,6 +14,7 @@ that Ctrl-C stops the run at once (coltsim._process.interruptible).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +34,7 @@ from ..policies import Seats, resolve_policies
 from ..results import card_categories
 from . import storage
 
+clock = time.perf_counter  # how a worker times its part of a run (tests give a clock of their own)
 _CAR_LETTERS = np.frombuffer(("?" + "".join(K.CAR_NAMES[1:])).encode(), np.uint8)
 
 
@@ -63,19 +66,54 @@ def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
     """Play games ``first .. first + n - 1``; returns ``(chunk, first, n, failure, result)``,
     where failure is (game, code) of the first failed game or None, and result is the chunk's
     record (written to ``job.folder``, coltsim.runs.storage) or its two tables."""
+    out_b, out_g = play_games(job, first, n)
+    failed = first_failure(first, out_g)
+    if failed is not None:
+        return chunk, first, n, failed, None
+    return chunk, first, n, None, finish_chunk(job, chunk, first, out_b, out_g)
+
+
+def play_part(job: ChunkJob, chunk: int, first: int, n: int, whole: bool = True):
+    """The runner's task: games ``first .. first + n - 1`` of chunk ``chunk``, the whole chunk
+    (``whole``: :func:`run_chunk`'s result) or a piece of it (the kernel's two arrays, which the
+    runner joins into its chunk with :func:`finish_chunk` once every piece is back), with the
+    seconds this worker took, its kernel loaded first (from numba's cache, by a call playing
+    no game): ``(chunk, first, n, failure, (seconds, result))``."""
+    play_games(job, first, 0)
+    start = clock()
+    if whole:
+        chunk, first, n, failed, result = run_chunk(job, chunk, first, n)
+    else:
+        result = play_games(job, first, n)
+        failed = first_failure(first, result[1])
+    return chunk, first, n, failed, (clock() - start, result)
+
+
+def play_games(job: ChunkJob, first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's arrays of games ``first .. first + n - 1``: ``out_b``, ``out_g``."""
     out_b = np.empty((n, job.n_bandits, RB_N), np.int32)
     out_g = np.empty((n, RG_N), np.int32)
     play_batch(job, first, out_b, out_g)
+    return out_b, out_g
+
+
+def first_failure(first: int, out_g: np.ndarray) -> tuple[int, int] | None:
+    """(game, code) of the first failed game of ``out_g`` (games from ``first``), or None."""
     failed = np.flatnonzero(out_g[:, RG_FAIL])
-    if failed.size:
-        g = int(failed[0])
-        return chunk, first, n, (first + g, int(out_g[g, RG_FAIL])), None
+    if not failed.size:
+        return None
+    g = int(failed[0])
+    return first + g, int(out_g[g, RG_FAIL])
+
+
+def finish_chunk(job: ChunkJob, chunk: int, first: int, out_b: np.ndarray, out_g: np.ndarray):
+    """The chunk's tables from the kernel's arrays of its games (played at once or in pieces:
+    the same tables), written to ``job.folder`` (its record) or returned."""
     tables = chunk_tables(first, out_b, out_g, job.setting_id, job.players, list(job.policies),
                           job.rounds, job.holds, job.new_cards)
     if job.folder is not None:
-        return chunk, first, n, None, storage.write_chunk(job.folder, job.setting_id, chunk,
-                                                          first, tables, job.token)
-    return chunk, first, n, None, tables
+        return storage.write_chunk(job.folder, job.setting_id, chunk, first, tables, job.token)
+    return tables
 
 
 def resolve_seats(setting) -> Seats:

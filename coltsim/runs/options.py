@@ -32,6 +32,10 @@ DEFAULT_CHUNK_SIZE = 50_000
 MIN_CHUNK_SIZE = 500
 CHUNKS_WANTED = 16
 MAX_CHUNK_SIZE = 10_000_000
+# A chunk whose games take longer than CHUNK_SECONDS on one worker is played in pieces of about
+# that long (the runner times one game first), so that a progress bar moves every few seconds
+# whatever the policies; its file is the same.
+CHUNK_SECONDS = 5.0
 MAX_CHUNKS = 20_000  # per setting: the manifest records every chunk (a few MB)
 WORKERS_PER_CORE = 4  # the most local workers (processes or threads) per available core
 MAX_DASK_WORKERS = 10_000  # tasks in flight on a Dask cluster

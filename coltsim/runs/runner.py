@@ -33,6 +33,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from .. import __version__
 from .. import constants as K
 from .._jit import announce_compile, compiled
@@ -44,8 +46,9 @@ from ..results import Results
 from ..setting import FieldError, Setting, changed_file, make_setting
 from . import chunk as C
 from . import load, storage
+from .progress import RunProgress
 from .options import (
-    available_cores, check_backend, check_chunk_size, check_folder, check_games,
+    CHUNK_SECONDS, available_cores, check_backend, check_chunk_size, check_folder, check_games,
     check_games_in_memory, check_seed, check_storable, check_workers, default_chunk_size,
 )
 
@@ -173,16 +176,17 @@ def check_scheduler(address: str) -> None:
 
 
 def play_chunks(task, job, todo: list, backend: str, workers: int, scheduler, on_done) -> None:
-    """Run the chunks ``todo`` (chunk, first game, games) over the workers, each one
-    ``task(job, chunk, first, n) -> (chunk, first, n, failure, result)`` (chunk.run_chunk, or
-    learn.train's recording); ``on_done(chunk, first, n, result)`` as each one finishes."""
+    """Run the chunks ``todo`` (chunk, first game, games, and any further arguments of
+    ``task``) over the workers, each one ``task(job, chunk, first, n, ...) -> (chunk, first, n,
+    failure, result)`` (chunk.play_part, or learn.train's recording); ``on_done(chunk, first,
+    n, result)`` as each one finishes."""
     if backend == "dask":
         with _dask_client(scheduler) as client:
             _play_on_dask(client, task, job, todo, workers, on_done)
         return
     from joblib import Parallel, delayed
 
-    tasks = (delayed(task)(job, c, first, n) for c, first, n in todo)
+    tasks = (delayed(task)(job, *part) for part in todo)
     with _backend_context(backend, workers):
         with workers_starting():  # (the first tasks are dispatched, and the workers started)
             results = Parallel(return_as="generator_unordered", batch_size=1,
@@ -211,8 +215,8 @@ def _play_on_dask(client, task, job, todo: list, workers: int, on_done) -> None:
     at_once = workers if workers > 0 else 2 * max(1, sum(client.nthreads().values()))
     submitted = []
 
-    def submit(c, first, n):
-        future = client.submit(task, job, c, first, n, pure=False)
+    def submit(*part):
+        future = client.submit(task, job, *part, pure=False)
         submitted.append(future)
         return future
 
@@ -250,6 +254,27 @@ def load_kernel(job: C.ChunkJob, say=None, workers: int = 2) -> None:
                 with _backend_context("loky", min(len(units), workers)), workers_starting():
                     Parallel()(delayed(compile_unit)(unit) for unit in units)
         C.run_chunk(dataclasses.replace(job, folder=None), 0, 0, 1)
+
+
+def time_one_game(job: C.ChunkJob) -> float:
+    """Seconds game 0 of ``job`` takes in this process, its kernel loaded (by chunk.clock)."""
+    start = C.clock()
+    C.play_games(dataclasses.replace(job, folder=None), 0, 1)
+    return C.clock() - start
+
+
+def pieces(todo: list, games_per_piece: int | None) -> list:
+    """The parts of the chunks ``todo`` (chunk, first game, games) the workers play, each
+    ``(chunk, first game, games, whole)``: a chunk of more than ``games_per_piece`` games
+    (None: no limit) in pieces of that many."""
+    parts = []
+    for c, first, n in todo:
+        if games_per_piece is None or n <= games_per_piece:
+            parts.append((c, first, n, True))
+        else:
+            parts += [(c, lo, min(games_per_piece, first + n - lo), False)
+                      for lo in range(first, first + n, games_per_piece)]
+    return parts
 
 
 # --- a run --------------------------------------------------------------------------------------
@@ -295,40 +320,71 @@ class _Run:
 
     def play(self, job: C.ChunkJob, todo: list, progress, on_done) -> None:
         """Play the chunks ``todo`` (chunk, first game, games), counting games on a progress
-        bar (its own, or the one given), after saying so if the engine must be compiled."""
+        bar (its own, or the one given: a :class:`~coltsim.runs.progress.RunProgress` or any
+        object with ``update(games)``), after saying so if the engine must be compiled.
+
+        A chunk whose games take longer than ``CHUNK_SECONDS`` (by one game timed here first)
+        is played in pieces of about that long, joined into the same chunk once all are back,
+        so that the bar moves every few seconds; the bar's time left comes from this setting's
+        own speed (coltsim.runs.progress)."""
         from tqdm.auto import tqdm
 
         say = (lambda text: tqdm.write(text, file=sys.stderr)) if progress else None
+        first_game = None
         if todo and job.functions:
             if say:
                 say(f"compiling a kernel with your policies "
                     f"({', '.join(p for p in self.setting.policies if ':' in p)}): "
-                    "policies given as functions are compiled in every run (a few seconds)")
+                    "policies given as functions are compiled in every run")
         elif todo and self.backend != "dask":
             # Load or compile the kernel here once, so that the worker processes load it from
             # the cache rather than each compiling it, and the bar's rate leaves it out.
             load_kernel(job, say, self.workers if self.backend == "loky" else 1)
+            if max(n for _, _, n in todo) > 1:
+                first_game = time_one_game(job)
         games_todo = sum(n for _, _, n in todo)
         own_bar = isinstance(progress, bool)
         if own_bar:
-            bar = tqdm(total=self.games, initial=self.games - games_todo, unit="game",
-                       unit_scale=True, desc=self.name(), disable=not progress,
-                       smoothing=0.05, mininterval=0.5)
+            bar = RunProgress(self.games, initial=self.games - games_todo, desc=self.name(),
+                              enabled=progress)
         else:
             bar = progress
             if hasattr(bar, "unpause"):
                 bar.unpause()  # its clock leaves out the time spent compiling
+        parts = pieces(todo, None if first_game is None else
+                       max(1, int(CHUNK_SECONDS / max(first_game, 1e-9))))
+        timed = isinstance(bar, RunProgress)
+        if timed:  # (no more workers at once than parts to play)
+            bar.start(self.setting.id, games_todo,
+                      min(self.workers, len(parts)) if self.workers > 0 else -1, first_game)
+        chunks = {c: (first, n) for c, first, n in todo}
+        waiting: dict = {}  # chunk -> {first game: arrays} of its pieces back so far
 
         def done(chunk, first, n, result):
-            on_done(chunk, first, n, result)
-            bar.update(n)
+            seconds, result = result
+            if n != chunks[chunk][1]:  # a piece
+                back = waiting.setdefault(chunk, {})
+                back[first] = result
+                if sum(len(g) for _, g in back.values()) == chunks[chunk][1]:
+                    arrays = [back[lo] for lo in sorted(waiting.pop(chunk))]
+                    result = C.finish_chunk(job, chunk, chunks[chunk][0],
+                                            np.concatenate([b for b, _ in arrays]),
+                                            np.concatenate([g for _, g in arrays]))
+                    on_done(chunk, *chunks[chunk], result)
+            else:
+                on_done(chunk, first, n, result)
+            if timed:
+                bar.played(self.setting.id, n, seconds)
+            else:
+                bar.update(n)
 
-        # One chunk to play is played in this process, whose kernel is loaded already (in a
+        # One part to play is played in this process, whose kernel is loaded already (in a
         # thread, so that Ctrl-C is heard): worker processes would each load it again first.
-        backend = "threading" if len(todo) == 1 and self.backend == "loky" else self.backend
+        backend = "threading" if len(parts) == 1 and self.backend == "loky" else self.backend
         try:
-            if todo:
-                play_chunks(C.run_chunk, job, todo, backend, self.workers, self.scheduler, done)
+            if parts:
+                play_chunks(C.play_part, job, parts, backend, self.workers, self.scheduler,
+                            done)
         finally:
             if own_bar:
                 bar.close()
@@ -364,9 +420,11 @@ def simulate(setting: Setting, games: int, *, seed: int = 0, chunk_size: int | N
         current ``dask.distributed`` client).
     check : bool
         Check the engine's invariants after every step (slower).
-    progress : bool or tqdm-like
-        Show a progress bar (default), not (False), or report to this bar the games played as
-        they finish (``update(games)``), e.g. one bar over all settings of an experiment.
+    progress : bool, RunProgress or tqdm-like
+        Show a progress bar (default; its time left from this setting's own speed), not
+        (False), or report to this bar the games played as they finish: a
+        :class:`coltsim.runs.progress.RunProgress` over several settings (an experiment's, a
+        tournament's), told each setting's speed too, or any object with ``update(games)``.
 
     Returns
     -------

@@ -35,6 +35,7 @@ from ..analysis.headline import precision as interval_precision
 from ..analysis.power import games_to_reach
 from ..runs.runner import simulate_to_folder
 from ..runs.load import load_results
+from ..runs.progress import RunProgress
 from ..runs.storage import REPORT_DATA, read_manifest
 from ..setting import played_settings
 from .experiment import Experiment, load_experiment
@@ -80,9 +81,8 @@ def play_settings(e: Experiment, played: list, games: int, data: Path, progress:
                   title: str = "") -> None:
     """Play (or grow, or finish) every setting of ``played`` to ``games`` games into ``data``,
     with one progress bar over them all: named by the setting being played (its label, as the
-    report names it), with the estimated time left for every setting."""
-    from tqdm.auto import tqdm
-
+    report names it), with the time left from each setting's own speed
+    (coltsim.runs.progress)."""
     held = games_held(data, played)
     todo = sum(max(0, games - held[s.id]) for s in played)
     if progress:
@@ -90,16 +90,14 @@ def play_settings(e: Experiment, played: list, games: int, data: Path, progress:
               f"{games:,} games ({f'{todo:,} to play' if todo else 'all played'})",
               file=sys.stderr)
     names = [f"[{i}/{len(played)}] {name}" for i, name in enumerate(setting_names(played), 1)]
-    bar = tqdm(total=todo, unit="game", unit_scale=True, disable=not progress or not todo,
-               smoothing=0.05, mininterval=0.5, file=sys.stderr, desc=names[0])
-    try:
+    with RunProgress(todo, desc=names[0], enabled=progress and bool(todo)) as bar:
+        for s in played:
+            bar.expect(s.id, max(0, games - held[s.id]))
         for s, name in zip(played, names):
-            bar.set_description_str(name)
+            bar.describe(name)
             simulate_to_folder(s, games, data, seed=e.seed, workers=e.workers,
                                backend=e.backend, scheduler=e.scheduler,
                                progress=bar if progress else False)
-    finally:
-        bar.close()
 
 
 def games_held(data: Path, settings) -> dict:

@@ -28,6 +28,7 @@ import pandas as pd
 from ..analysis.frames import concat_results
 from ..analysis.shares import policy_shares
 from ..runs.options import check_games
+from ..runs.progress import RunProgress
 from ..runs.runner import simulate
 from ..setting import FieldError, Setting, rotations
 from .experiment import load_experiment
@@ -51,9 +52,12 @@ def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None
         Deals per table (at least 2); each is played once per distinct seat rotation.
     seed : int
         Master seed of the deals.
-    workers, backend, progress, chunk_size
+    workers, backend, chunk_size
         As for ``coltsim.simulate`` (a search plays a few games a second: give it chunks of a
         few dozen games so that every worker has some).
+    progress : bool
+        One progress bar over every table and rotation (default), with the time left from
+        each table's own speed (coltsim.runs.progress), or none (False).
 
     Returns
     -------
@@ -72,13 +76,24 @@ def tournament(settings, games: int = 200, seed: int = 0, *, workers: int | None
             raise FieldError("settings", f"two tables are named {label!r}; give them labels")
     if check_games(games) < 2:
         raise FieldError("games", f"a tournament needs at least 2 deals, got {games}")
+    tables = [(label, rotations(setting)) for label, setting in zip(labels, settings)]
     frames = []
-    for label, setting in zip(labels, settings):
-        played = [simulate(r, games, seed=seed, workers=workers, backend=backend,
-                           progress=progress, chunk_size=chunk_size) for r in rotations(setting)]
-        shares = policy_shares(concat_results(*played))
-        shares.insert(0, "table", label)
-        frames.append(shares)
+    with RunProgress(games * sum(len(seatings) for _, seatings in tables),
+                     desc=labels[0], enabled=bool(progress)) as bar:
+        for _, seatings in tables:
+            for r in seatings:
+                bar.expect(r.id, games)
+        for label, seatings in tables:
+            played = []
+            for i, r in enumerate(seatings, 1):
+                bar.describe(label if len(seatings) == 1 else
+                             f"{label}, rotation {i}/{len(seatings)}")
+                played.append(simulate(r, games, seed=seed, workers=workers, backend=backend,
+                                       progress=bar if progress else False,
+                                       chunk_size=chunk_size))
+            shares = policy_shares(concat_results(*played))
+            shares.insert(0, "table", label)
+            frames.append(shares)
     return pd.concat(frames, ignore_index=True)
 
 

@@ -23,6 +23,7 @@ from ...rules import Rules
 from ...runs.fingerprint import fingerprint
 from ...runs.options import check_games, check_seed
 from ...runs.options import check_storable, check_workers
+from ...runs.progress import RunProgress
 from ...runs.runner import simulate
 from ...setting import FieldError, Setting, make_setting
 from ...words import did_you_mean
@@ -278,6 +279,9 @@ def run_search(search: Search, *, seed: int = 0, workers: int | None = None,
     for r, cumulative in enumerate(schedule):
         n = cumulative - (schedule[r - 1] if r else 0)
         bar = _bar(progress, len(alive) * n_settings * n, f"round {r + 1}: {len(alive)} values")
+        for j in range(n_settings if bar else 0):
+            for v in alive:
+                bar.expect(search.variants[j][v].id, n)
         for v in alive:
             parts[v].append(RateSums(n_settings, REPS))
         for j in range(n_settings):
@@ -338,12 +342,8 @@ def _fingerprint(results, variant: Setting, seed: int, games: int) -> dict:
 
 
 def _bar(progress: bool, total: int, desc: str):
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="game", unit_scale=True, desc=desc, smoothing=0.05,
-                mininterval=0.5)
+    """A round's progress bar (its time left from each variant's own speed), or None."""
+    return RunProgress(total, desc=desc) if progress else None
 
 
 def _round_line(search: Search, r, alive, n, cumulative, best, gone) -> str:
