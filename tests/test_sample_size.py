@@ -104,15 +104,16 @@ def test_a_pilot_measures_the_common_deals():
 
 
 def test_planned_games_give_the_precision_in_real_games():
-    """Play the games the plan asks for ±2 points and check the reports' intervals (the plan
-    holds on average: a bandit that plays fewer games or wins more than its fair share gets a
-    slightly wider interval)."""
+    """Play the games the plan asks for ±2 points and check the reports' intervals: the plan
+    holds on average, and a bandit that plays fewer games or wins more than its fair share gets
+    a slightly wider interval (up to 15% wider: one winning 0.3 at five players, not the fair
+    0.2, has sqrt(0.3 x 0.7 / 0.16) = 1.15 times the plan's half-width)."""
     e = loads_experiment('name = "one"\nseed = 8\ngames = 10\n[sweep]\nplayers = [5]\n')
     need = sample_sizes(e, half_width=0.02).table.set_index("question").loc["precision", "games_needed"]
     r = simulate(e.settings[0], int(need), seed=8, workers=1, progress=False)
     rates = balance.win_rates(r)
     half = (rates["hi"] - rates["lo"]) / 2
-    assert half.mean() == pytest.approx(0.02, rel=0.03) and half.max() <= 0.022
+    assert half.mean() == pytest.approx(0.02, rel=0.03) and half.max() <= 0.023
 
 
 def test_sample_size_command(capsys):

@@ -28,8 +28,8 @@ MIX_SCHEDULE = "the player counts in turn, every other turn one rule change, the
 # ``ismcts`` of every option with planners as its models (recording.TEACHER_MODEL): up to 4
 # players the top rung's horizon and leaf (the end of the round, valued by the iteration's
 # network); at 5 and 6 players two rounds played and scored as the game would end there, where
-# the shipped value (trained at 4 players) made the search no better than a planner
-# (docs/strength-history.md).
+# the linear value shipped before (trained at 4 players) made the search no better than a
+# planner (docs/strength-history.md).
 TEACHERS = {players: {"horizon": 1, "leaf": "learned"} if players <= 4
             else {"horizon": 2, "leaf": "score"} for players in range(2, 7)}
 # The tables a mixed training's networks are matched at (against planners and their

@@ -191,9 +191,9 @@ POLICY_NAMES = tuple(POLICIES)
 
 # The policy of every seat an experiment, a simulation or a trace does not name: the player whose
 # answers agree with the strongest search's (docs/policies.md: the strength curve) and fast enough
-# for million-game studies.  ``learned``'s network was trained at 4 players, where a slot past
-# the player's own bandits is a rival: it plays 3 to 6 players well, not the two-bandit game
-# (0.20 against a planner there), whose default stays the planner: :func:`default_policy`.
+# for million-game studies.  ``learned``'s network was taught by a search at 2 to 6 players
+# (docs/strength-history.md): it beats planners at 3 to 6 players, not yet in the two-bandit
+# game (0.45 against a planner there), whose default stays the planner: :func:`default_policy`.
 DEFAULT = "learned"
 TWO_PLAYER_DEFAULT = "planner"
 
