@@ -44,7 +44,9 @@ O_STATION_DECK = O_STATION_DECK_N + 1
 O_CAR_PURSES = O_STATION_DECK + MAX_STATION_DECK  # + car code: purses inside that car
 O_CAR_JEWELS = O_CAR_PURSES + len(K.CAR_NAMES)  # + car code: jewels inside
 O_DECK = O_CAR_JEWELS + len(K.CAR_NAMES)  # + character * N_ACTION_KINDS + kind: its cards
-N_OPTIONS = O_DECK + K.N_CHARACTERS * K.N_ACTION_KINDS
+O_BULLETS = O_DECK + K.N_CHARACTERS * K.N_ACTION_KINDS  # + character: its bullet cards
+O_MARSHAL_CAR = O_BULLETS + K.N_CHARACTERS  # the Marshal's car at setup
+N_OPTIONS = O_MARSHAL_CAR + 1
 
 RUNOUT_NOBODY = 0
 RUNOUT_UNTIL_EMPTY = 1
@@ -61,7 +63,8 @@ MAX_JEWELS = K.N_JEWELS + K.N_EXTRA_JEWELS
 
 # The options that change the game's content (cards, decks, loot): left out of Rules.as_dict
 # at their defaults.
-CONTENT = ("new_cards", "round_deck", "station_deck", "car_loot", "decks")
+CONTENT = ("new_cards", "round_deck", "station_deck", "car_loot", "decks", "bullets",
+           "marshal_car")
 
 # Another way to give ``abilities`` in a mapping (Rules.from_dict: experiment files, --rules):
 # the bandits whose ability is off, every other bandit keeping its own.
@@ -208,6 +211,11 @@ class Rules:
         Bandits whose action cards differ from the printed ten: ``{"django": {"fire": 4}}``
         (cards of each kind: move, floor, fire, rob, punch, marshal; a kind left out keeps its
         printed count).  Not in the two-player game, whose deck is shared.
+    bullets : dict
+        Bandits whose bullet cards differ from the printed six: ``{"tuco": 4}`` (0 to 6).
+    marshal_car : int
+        The car the Marshal starts in (0, the locomotive, printed), at most the car before the
+        bandits' (``players - 2``; 2 in the two-player game).
     """
 
     neutral_bullets: int = 13
@@ -231,6 +239,8 @@ class Rules:
     station_deck: tuple = ()
     car_loot: dict = dataclasses.field(default_factory=dict)
     decks: dict = dataclasses.field(default_factory=dict)
+    bullets: dict = dataclasses.field(default_factory=dict)
+    marshal_car: int = 0
 
     def __hash__(self):
         return hash(repr(self.as_dict()))
@@ -243,6 +253,18 @@ class Rules:
                            tuple(RoundCard.from_value(c) for c in self.new_cards))
         _table("car_loot", self.car_loot, K.CAR_NAMES[1:], LOOT_KEYS, "cars")
         _table("decks", self.decks, K.BANDIT_NAMES, ACTION_KINDS, "bandits")
+        if not isinstance(self.bullets, dict):
+            raise ValueError(f"rule option bullets must be a table of bandits, got {self.bullets!r}")
+        for b, n in self.bullets.items():
+            if b not in K.BANDIT_NAMES:
+                raise ValueError(f"rule option bullets: unknown bandit {b!r}; allowed: "
+                                 f"{', '.join(K.BANDIT_NAMES)}{did_you_mean(str(b), K.BANDIT_NAMES)}")
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or \
+                    not 0 <= n <= K.BULLETS_PER_BANDIT:
+                raise ValueError(f"rule option bullets.{b} must be 0 to "
+                                 f"{K.BULLETS_PER_BANDIT}, got {n!r}")
+        object.__setattr__(self, "bullets", {b: int(self.bullets[b]) for b in K.BANDIT_NAMES
+                                             if b in self.bullets})
         # Stored whole and in the printed order, so that equal rules are equal objects.
         object.__setattr__(self, "car_loot", {
             car: {"purses": self.car_loot[car].get("purses", K.CAR_PURSES[i + 1]),
@@ -286,6 +308,7 @@ class Rules:
         integer("draw_count", 1, 10)
         integer("rounds", 1, MAX_ROUNDS)
         integer("roof_move_max", 1, 6)
+        integer("marshal_car", 0, K.MAX_CARS - 3)
         for name in ("gunslinger_if_nobody_fired", "django_push_without_bullets",
                      "ghost_both_halves", "advanced"):
             boolean(name)
@@ -325,6 +348,10 @@ class Rules:
         if self.cars and len(self.cars) != cars:
             raise ValueError(f"rule option cars must list {cars} cars for {players} players, "
                              f"got {len(self.cars)}")
+        if self.marshal_car > cars - 2:
+            raise ValueError(f"rule option marshal_car must be 0 to {cars - 2} for {players} "
+                             f"players (the bandits start in the last two cars), got "
+                             f"{self.marshal_car}")
         if self.decks and players == 2:
             raise ValueError("rule option decks: the two-player game's deck is shared by a "
                              "player's two bandits; decks is for 3 to 6 players")
@@ -347,7 +374,7 @@ class Rules:
         for name in ("abilities", "cars", "round_cards", "round_deck", "station_deck",
                      "new_cards"):
             d[name] = list(d[name])
-        return {k: v for k, v in d.items() if full or k not in CONTENT or v}
+        return {k: v for k, v in d.items() if full or k not in CONTENT or v != _DEFAULTS[k]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Rules":
@@ -420,6 +447,8 @@ class Rules:
             counts = self.decks.get(name, dict(zip(ACTION_KINDS, PRINTED_DECK)))
             for k, kind in enumerate(ACTION_KINDS):
                 o[O_DECK + c * K.N_ACTION_KINDS + k] = counts[kind]
+            o[O_BULLETS + c] = self.bullets.get(name, K.BULLETS_PER_BANDIT)
+        o[O_MARSHAL_CAR] = self.marshal_car
         return o
 
     def card_code(self, name: str) -> int:
@@ -461,6 +490,11 @@ class Rules:
         return K.ROUND_CARD_NAMES.index(self.new_cards[j].event)
 
 
+# Each option's default as Rules.as_dict writes it (a tuple as a list).
+_DEFAULTS = {f.name: list(v) if isinstance(v, tuple) else v for f in dataclasses.fields(Rules)
+             for v in [f.default if f.default is not dataclasses.MISSING else f.default_factory()]}
+
+
 def option_text(name: str, value) -> str | int | bool:
     """A rule option's value as one cell of a table (a setting's row, a report's line): a list
     of names joined by commas, a designer's cards and tables in short words; other values as
@@ -469,7 +503,8 @@ def option_text(name: str, value) -> str | int | bool:
         return "; ".join(f"{c['name']} ({c['turns']}/{c.get('turns_5_6') or c['turns']}, "
                          f"{c.get('event', 'none')})" for c in value)
     if isinstance(value, dict):
-        return "; ".join(f"{key}: " + ", ".join(f"{k} {n}" for k, n in inner.items())
+        return "; ".join(f"{key}: " + (", ".join(f"{k} {n}" for k, n in inner.items())
+                                       if isinstance(inner, dict) else str(inner))
                          for key, inner in value.items())
     if isinstance(value, (list, tuple)):
         return ",".join(value)

@@ -212,3 +212,26 @@ def test_a_new_cards_effects_are_reported_with_the_printed_ones():
     assert "stampede" in set(effects["card"]) and "tunnel" not in set(effects["card"])
     row = effects[(effects["card"] == "stampede")].iloc[0]
     assert row["lo"] <= row["effect"] <= row["hi"]
+
+
+def test_a_bandit_starts_with_the_bullets_it_is_given():
+    s = coltsim.make_setting(4, lineup="tuco,ghost,belle,doc", policies="random",
+                             rules={"bullets": {"tuco": 0, "ghost": 3}})
+    for lines in _traces(s, 3):
+        assert check_trace(lines) == []
+        left = [b["bullets_left"] for b in lines[0]["state"]["bandits"]]
+        assert left == [0, 3, 6, 6]
+    r = coltsim.simulate(s, 300, seed=7, workers=1, progress=False, check=True)
+    shots = r.players.groupby("bandit", observed=True)["shots"].max()
+    assert shots["tuco"] == 0 and shots["ghost"] <= 3 and shots["belle"] > 3
+    with pytest.raises(ValueError, match="bullets.tuco must be 0 to 6"):
+        coltsim.make_setting(4, rules={"bullets": {"tuco": 7}})
+
+
+def test_the_marshal_starts_in_the_car_he_is_given():
+    s = coltsim.make_setting(4, policies="random", rules={"marshal_car": 2})
+    for lines in _traces(s, 3):
+        assert check_trace(lines) == [] and lines[0]["state"]["marshal"] == 2
+    assert not coltsim.simulate(s, 300, seed=7, workers=1, progress=False, check=True).games.empty
+    with pytest.raises(ValueError, match="marshal_car must be 0 to 1 for 3 players"):
+        coltsim.make_setting(3, rules={"marshal_car": 2})

@@ -122,6 +122,8 @@ def test_every_rule_options_allowed_values_are_what_the_rules_accept(option):
     elif option in ("round_deck", "station_deck"):
         most = MAX_ROUND_DECK if option == "round_deck" else MAX_STATION_DECK
         assert f"to {most} " in allowed and "printed or your own" in allowed
+    elif option == "bullets":
+        assert named(allowed) == [] and f"0 to {K.BULLETS_PER_BANDIT} each" in allowed
     elif option == "decks":
         assert named(allowed) == list(ACTION_KINDS) and f"1 to {MAX_DECK} cards" in allowed
     else:  # the bandits' abilities

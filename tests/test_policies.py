@@ -105,11 +105,12 @@ def _seated(players, rules, names, params=None):
 
 
 # A designer's content (tests/test_content.py): a new card that speeds up, a deck without Tunnel,
-# richer cars and Django with more Fire cards.
+# richer cars, Django with more Fire cards, Tuco with fewer bullets, the Marshal in car 2.
 DESIGNER = (5, Rules.from_dict({
     "new_cards": [{"name": "stampede", "turns": "DNN", "turns_5_6": "DN", "event": "braking"}],
     "round_deck": ["stampede", "angry_marshal", "braking", "braking", "take_it_all", "bridge"],
-    "car_loot": {"B": {"jewels": 2}, "F": {"jewels": 5}}, "decks": {"django": {"fire": 4}}}))
+    "car_loot": {"B": {"jewels": 2}, "F": {"jewels": 5}}, "decks": {"django": {"fire": 4}},
+    "bullets": {"tuco": 4}, "marshal_car": 2}))
 
 
 @pytest.mark.parametrize("players, rules", CONFIGS + [DESIGNER])

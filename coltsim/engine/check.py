@@ -7,10 +7,10 @@ from .. import constants as K
 from .._jit import njit
 from ..rules import O_DECK, O_NEUTRAL_BULLETS
 from .state import (
-    B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
+    B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS, G_MARSHAL,
     G_NEUTRAL_LEFT, G_NEUTRAL_REMOVED, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, L_WHERE, N_ZONES,
     L_KIND, L_VALUE, N_PLACES, PH_DISCARD, PH_KEEP, PH_SCHEME, PH_STEAL, PILE_CARD,
-    PILE_PLAYER, card_kind, card_owner, place,
+    PILE_PLAYER, card_kind, card_owner, place, shots_fired,
 )
 
 CHECK_OK = 0
@@ -111,7 +111,7 @@ def check_invariants(st):
     per = nb // players
     neutral_given = 0
     for b in range(nb):
-        if st.bandit[b, B_BULLETS] + fired[b] != K.BULLETS_PER_BANDIT:
+        if fired[b] != shots_fired(st, b):
             return CHECK_BULLETS
         received[st.bandit[b, B_TEAM]] += st.bandit[b, B_RECEIVED] + st.bandit[b, B_NEUTRAL]
         neutral_given += st.bandit[b, B_NEUTRAL]

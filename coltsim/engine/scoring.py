@@ -8,8 +8,8 @@ from .. import constants as K
 from .._jit import njit
 from ..rules import MAX_ROUNDS, O_GUNSLINGER_BONUS, O_GUNSLINGER_IF_NOBODY_FIRED
 from .state import (
-    B_BULLETS, B_CHAR, B_N, B_NEUTRAL, B_PLAYED, B_RECEIVED, B_TEAM, G_BANDITS, G_DECISIONS, G_FAIL,
-    G_FIRST_FIRST, G_NEUTRAL_LEFT, G_PLAYERS, L_KIND, L_VALUE, L_WHERE,
+    B_CHAR, B_N, B_NEUTRAL, B_PLAYED, B_RECEIVED, B_TEAM, G_BANDITS, G_DECISIONS, G_FAIL,
+    G_FIRST_FIRST, G_NEUTRAL_LEFT, G_PLAYERS, L_KIND, L_VALUE, L_WHERE, shots_fired,
 )
 
 RB_PURSE = 0  # dollars carried, by kind
@@ -73,7 +73,7 @@ def score_game(st, out_b, out_g):
     for b in range(nb):
         out_b[b, RB_LOOT] = (out_b[b, RB_PURSE] + out_b[b, RB_JEWEL] + out_b[b, RB_STRONGBOX]
                              + out_b[b, RB_RANSOM])
-        out_b[b, RB_SHOTS] = K.BULLETS_PER_BANDIT - st.bandit[b, B_BULLETS]
+        out_b[b, RB_SHOTS] = shots_fired(st, b)
         out_b[b, RB_RECEIVED] = st.bandit[b, B_RECEIVED]
         out_b[b, RB_NEUTRAL] = st.bandit[b, B_NEUTRAL]
         out_b[b, RB_CHAR] = st.bandit[b, B_CHAR]

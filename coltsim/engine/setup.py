@@ -4,7 +4,8 @@ import numpy as np
 from .. import constants as K
 from .._jit import njit
 from ..rules import (
-    O_ADVANCED, O_CAR_JEWELS, O_CAR_PURSES, O_CARS, O_DECK, O_NEUTRAL_BULLETS, O_ROUND_CARDS,
+    O_ADVANCED, O_BULLETS, O_CAR_JEWELS, O_CAR_PURSES, O_CARS, O_DECK, O_MARSHAL_CAR,
+    O_NEUTRAL_BULLETS, O_ROUND_CARDS,
     O_ROUND_DECK, O_ROUND_DECK_N, O_ROUNDS, O_STATION, O_STATION_DECK, O_STATION_DECK_N,
 )
 from .log import REC_SETUP, log_row
@@ -139,7 +140,7 @@ def _seat_bandits(st):
     for b in range(nb):
         st.bandit[b, B_TEAM] = b // per
         st.bandit[b, B_LEVEL] = K.INSIDE
-        st.bandit[b, B_BULLETS] = K.BULLETS_PER_BANDIT
+        st.bandit[b, B_BULLETS] = st.opts[O_BULLETS + st.bandit[b, B_CHAR]]
         if per == 1:
             k = (b - st.game[G_FIRST]) % players
             st.bandit[b, B_CAR] = cab if k % 2 == 0 else cab - 1
@@ -214,7 +215,7 @@ def setup_game(st, seed, game_index, lineup):
     _init_loot(st)
     _build_train(st)
     count_loot(st)
-    st.game[G_MARSHAL] = K.LOCO
+    st.game[G_MARSHAL] = st.opts[O_MARSHAL_CAR]
     st.game[G_NEUTRAL_LEFT] = st.opts[O_NEUTRAL_BULLETS]
     first = randint(st.rng, RNG_SETUP, players)
     st.game[G_FIRST] = first

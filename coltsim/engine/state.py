@@ -52,7 +52,7 @@ import numpy as np
 from .. import constants as K
 from ..constants import N_PARAMS
 from .._jit import njit
-from ..rules import MAX_ROUNDS, N_OPTIONS, O_ABILITY
+from ..rules import MAX_ROUNDS, N_OPTIONS, O_ABILITY, O_BULLETS
 from .rng import N_FIXED_STREAMS, RNG_CHANCE, randint
 
 # --- game scalars -------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ MAX_OPTIONS = 64
 MAX_PLAYERS = 6
 REC_W = 24  # columns of a trace record (log.py)
 MAX_RECORDS = 4  # trace records one step may write
-SCRATCH_N = 192
+SCRATCH_N = 200
 N_PLACES = K.MAX_SPOTS + K.MAX_BANDITS + 1  # spots, bandits, the box
 FSCRATCH_N = 128
 
@@ -234,6 +234,13 @@ def caboose(st):
 def ability(st, b, character):
     """True if bandit ``b`` is ``character`` and that ability is in play."""
     return st.bandit[b, B_CHAR] == character and st.opts[O_ABILITY + character] == 1
+
+
+@njit(inline="always")
+def shots_fired(st, b):
+    """Bullet cards bandit ``b`` has fired: those it started with (rules option bullets) less
+    those left."""
+    return st.opts[O_BULLETS + st.bandit[b, B_CHAR]] - st.bandit[b, B_BULLETS]
 
 
 @njit(inline="always")

@@ -51,7 +51,7 @@ from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_FIRST,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_ROUND, G_SLOT,
     G_TURN, L_KIND, L_VALUE, L_WHERE, PH_SCHEME, PH_STEAL, PILE_PLAYER, Z_DECK, Z_DISCARD,
-    Z_HAND, ability, caboose, card_kind,
+    Z_HAND, ability, caboose, card_kind, shots_fired,
 )
 from ..rules import (
     MAX_ROUNDS, O_ADVANCED, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GHOST_BOTH_HALVES,
@@ -221,7 +221,7 @@ def encode(real, q, me, kind, value, out, buf):
         car = q.bandit[b, B_CAR]
         level = q.bandit[b, B_LEVEL]
         p = q.bandit[b, B_TEAM]
-        shots[p] += K.BULLETS_PER_BANDIT - q.bandit[b, B_BULLETS]
+        shots[p] += shots_fired(q, b)
         out[X_MINE + s] = p == me
         out[o + S_PRESENT] = 1.0
         out[o + S_CAR + car] = 1.0

@@ -42,11 +42,11 @@ from ..rules import (
 from ..engine.rng import next_u64, randint, shuffle
 from ..engine.rng import N_FIXED_STREAMS
 from ..engine.state import (
-    B_BULLETS, B_CHAR, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_GAME_INDEX, G_N_ROUNDS,
+    B_CHAR, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_GAME_INDEX, G_N_ROUNDS,
     G_PEND_N, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS, G_REC_N, G_ROUND, G_T_TOKEN,
     G_TRACE, L_KIND, L_VALUE, L_WHERE, N_ZONES, PH_EVENT, PH_OVER, PH_ROUND_START, PH_STEAL,
     PILE_CARD, PILE_DOWN, PILE_N, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind, card_owner,
-    copy_state, count_loot, make_card,
+    copy_state, count_loot, make_card, shots_fired,
 )
 
 UNKNOWN = -1
@@ -267,7 +267,7 @@ def _bullets_fired_unseen(obs, player, fired):
     """Bullet cards of each shooter not in a zone ``player`` sees (its own zones, discards)."""
     nb = obs.game[G_BANDITS]
     for b in range(nb):
-        fired[b] = K.BULLETS_PER_BANDIT - obs.bandit[b, B_BULLETS]
+        fired[b] = shots_fired(obs, b)
     for q in range(obs.game[G_PLAYERS]):
         for z in range(N_ZONES):
             if q == player or z == Z_DISCARD:

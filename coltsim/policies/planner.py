@@ -40,12 +40,12 @@ from ..engine.flow import (
 from ..engine.state import (
     B_BULLETS, B_CAR, B_CHAR, B_LEVEL, B_NEUTRAL, B_RECEIVED, B_TEAM, G_BANDITS, G_CARS,
     G_MARSHAL, G_NEUTRAL_LEFT, G_N_ROUNDS, G_PEND_PLAYER, G_PHASE, G_PILE_N, G_PLAYERS, G_POS,
-    G_ROUND, G_T_TARGET, MAX_PILE, PH_STEAL,
+    G_ROUND, G_T_TARGET, MAX_PILE, PH_STEAL, SCRATCH_N,
     N_PARAMS, PILE_CARD, PILE_DOWN, PILE_PLAYER, Z_DECK, Z_DISCARD, Z_HAND, card_kind,
     card_owner, place,
 )
 from ..rules import (
-    O_ABILITY, O_ADVANCED, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
+    O_ABILITY, O_ADVANCED, O_BULLETS, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GUNSLINGER_BONUS,
     O_NEUTRAL_RUNOUT, O_ROOF_MOVE_MAX, RUNOUT_NOBODY,
 )
 from .catalog import PLANNER_PARAMS, param_vector
@@ -85,7 +85,8 @@ X_TEAM = 10  # + b: player of bandit b
 X_POWER = X_TEAM + MB  # + b: the character whose ability bandit b has in play, -1 none
 X_PILE = X_POWER + MB  # + i: pile card i as the player sees it (-1 unknown)
 X_BUF = X_PILE + MAX_PILE  # bandit lists (lines of fire, punch targets)
-W0 = X_BUF + MB + 1  # the working sketch:
+X_LOADED = X_BUF + MB + 1  # + b: bullet cards bandit b started with (rules option bullets)
+W0 = X_LOADED + MB  # the working sketch:
 S_CAR = W0  # + b
 S_LEVEL = S_CAR + MB
 S_BULLETS = S_LEVEL + MB  # bullet cards left to fire
@@ -98,6 +99,7 @@ S_SPOT = S_FIRED + 1  # + spot: loot tokens lying on a spot, counted like S_CARR
 SKETCH_N = S_SPOT + K.MAX_SPOTS - W0
 SAVED = W0 + SKETCH_N
 N_INTS = SAVED + SKETCH_N
+assert N_INTS <= SCRATCH_N, "the planner's ints live in a state's scratch"
 # f (float64): the working sketch's money, its saved copy, the context, work space.
 F_MONEY = 0  # + b: value carried, as the deciding player knows it
 F_PURSES = F_MONEY + MB  # + b: value of the purses carried
@@ -146,6 +148,7 @@ def _read(obs, me, s, f):
         s[S_CAR + b] = bandit[b, B_CAR]
         s[S_LEVEL + b] = bandit[b, B_LEVEL]
         s[S_BULLETS + b] = bandit[b, B_BULLETS]
+        s[X_LOADED + b] = opts[O_BULLETS + bandit[b, B_CHAR]]
         s[S_HIT + b] = bandit[b, B_RECEIVED] + bandit[b, B_NEUTRAL]
     held = obs.held
     for spot in range(spots):
@@ -624,7 +627,7 @@ def _gunslinger(s, f, w, out):
     shots = f[F_SHOTS:F_SHOTS + MB]
     shots[:players] = 0.0
     for b in range(s[X_NB]):
-        shots[s[X_TEAM + b]] += K.BULLETS_PER_BANDIT - s[S_BULLETS + b]
+        shots[s[X_TEAM + b]] += s[X_LOADED + b] - s[S_BULLETS + b]
     scale = 0.5 / (w[P_TAU] * f[F_TIME] + 0.1)
     for q in range(players):
         other = 0.0

@@ -96,6 +96,11 @@ class _Checker:
         cards = options.get("new_cards") if isinstance(options, dict) else None
         self.new_cards = {c.get("name"): c for c in cards if isinstance(c, dict)} \
             if isinstance(cards, list) else {}
+        # each bandit's bullet cards at setup (setup.options.bullets; printed: 6)
+        loaded = options.get("bullets") if isinstance(options, dict) else None
+        loaded = loaded if isinstance(loaded, dict) else {}
+        self.loaded = [loaded.get(name, K.BULLETS_PER_BANDIT) for name in setup.get("bandits", [])
+                       if isinstance(name, str)] if isinstance(setup.get("bandits"), list) else []
 
     def fail(self, i: int, text: str) -> None:
         self.problems.append(f"line {i + 1}: {text}")
@@ -201,7 +206,8 @@ class _Checker:
                 self.fail(i, f"bandit {b} is off the train: {x['car']} {x['level']}")
             if x["car"] == s["marshal"] and x["level"] == "inside":
                 self.fail(i, f"bandit {b} is inside the Marshal's car")
-            if not 0 <= x["bullets_left"] <= K.BULLETS_PER_BANDIT:
+            most = self.loaded[b] if b < len(self.loaded) else K.BULLETS_PER_BANDIT
+            if not 0 <= x["bullets_left"] <= most:
                 self.fail(i, f"bandit {b} has {x['bullets_left']} bullets left")
 
     # --- replay ---------------------------------------------------------------------------------
