@@ -35,7 +35,7 @@ def test_trace_to_stdout_is_the_same_game(tmp_path, capsys):
     (["trace", "--policies", "clever"], "policies: unknown policy 'clever'; allowed: random"),
     (["trace", "--rules", '{"rounds": 0}'], "rule option rounds must be in 1..8"),
     (["trace", "--rules", '{"speed": 3}'], "unknown rule option 'speed'"),
-    (["trace", "--rules", '{"gunslinger_bonsu": 0}'], "decks, abilities_off; did you mean "
+    (["trace", "--rules", '{"gunslinger_bonsu": 0}'], "marshal_car, abilities_off; did you mean "
                                                        "'gunslinger_bonus'?"),
     (["trace", "--policies", "planer"], "or \"package.module:function\"; did you mean "
                                         "'planner'?"),

@@ -572,7 +572,7 @@ def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
     ({"setting_id": "a/b"}, {}, "setting_id: must be"),
     ({"label": ""}, {}, "label: must be one line of text"),
     ({"rules": {"neutral_bullets": 200}}, {}, "neutral_bullets must be at most 127"),
-    ({"rules": {"bullets": 3}}, {}, "rules: unknown rule option 'bullets'"),
+    ({"rules": {"bullet": 3}}, {}, "rules: unknown rule option 'bullet'"),
     ({"rules": {"cars": 5}}, {}, "rule option cars must be a list of names"),
     ({"rules": [1]}, {}, "rules: must be a coltsim.Rules or a dict"),
 ])

@@ -284,7 +284,7 @@ def test_every_numeric_rule_option_can_be_tuned():
                if isinstance(getattr(printed, f.name), int)
                and not isinstance(getattr(printed, f.name), bool)]
     assert set(numeric) == {"neutral_bullets", "gunslinger_bonus", "hand_size", "doc_bonus",
-                            "draw_count", "rounds", "roof_move_max"}
+                            "draw_count", "rounds", "roof_move_max", "marshal_car"}
     for name in numeric:
         value = getattr(printed, name)
         spec = loads_tune(TUNE.replace('option = "doc_bonus"', f'option = "{name}"')
