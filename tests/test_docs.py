@@ -189,3 +189,13 @@ def test_relative_links_lead_to_files(page):
         if "://" in target or target.startswith("mailto:"):
             continue
         assert (path.parent / target).exists(), f"{page} links {target}, which is not there"
+
+
+def test_the_readme_is_short_and_holds_no_machine_figures():
+    """The README is for a designer's first minutes: at most 150 lines and 1,800 words, and no
+    processor, date or speed ratio (those are docs/benchmarks.md's, generated)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    assert len(text.split()) <= 1800
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b|games/s|times the reference|Xeon|EPYC|Ryzen",
+                         text)
