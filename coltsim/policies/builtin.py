@@ -13,7 +13,7 @@ The playout loop asks a *chooser*: ``chooser(st, scratch, net) -> int`` answers 
 decision of the state ``st`` for its deciding player; ``scratch`` is an array of
 ``state.N_SCRATCH`` states it may fill: ``scratch[0]`` for an observation, the others for
 looking ahead (copies of a position played on: ``state.copy_state(scratch, i, st)``); ``net``
-is the deciding seat's row of the table's networks (net.table: ``learned``'s weights, read by
+is the deciding seat's row of the table's networks (weights.table: ``learned``'s weights, read by
 ``learned`` and by a search that models it).  The chooser a catalog ``Policy`` names ``c`` is
 ``choose_c`` here (:func:`chooser`):
 

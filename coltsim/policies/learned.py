@@ -26,7 +26,7 @@ the rule options too, so what it learned can depend on them.
 The network is data: ``learned.npz`` beside this module (the shipped weights, with their
 provenance and hash: weights.py), or a file made by ``coltsim train``, given per seat
 (``[policy_params.learned] weights = "FILE"``).  A kernel is handed a table of networks, a row
-per seat (net.table), so one compiled kernel plays any weights.
+per seat (weights.table), so one compiled kernel plays any weights.
 """
 import numpy as np
 from numba import types

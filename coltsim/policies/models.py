@@ -7,7 +7,7 @@ model is named by its index in catalog.PLAYOUT_NAMES, always a constant, and is 
 ``model_<name>`` here: ``call_model(model, w, scratch, net)`` then compiles to a direct call of
 that model, and a search is compiled once for each model it is given, with that model only
 (numba specialises a function on a constant argument).  ``learned``'s network ``net`` is an argument (the search
-seat's row of the table of networks: net.table), so that a search can model any weights
+seat's row of the table of networks: weights.table), so that a search can model any weights
 without a compile; the other models ignore it.
 """
 from numba import types

@@ -43,7 +43,7 @@ class Seats:
     functions : tuple
         The user policies' compiled functions (``"user:k"`` is ``functions[k]``).
     nets : ndarray, float32[players, width]
-        Each seat's network (net.table): ``learned``'s weights (its ``weights`` file, or the
+        Each seat's network (weights.table): ``learned``'s weights (its ``weights`` file, or the
         shipped ones), also for a search that models ``learned``; zeros where none is needed.
     """
 
