@@ -261,7 +261,7 @@ def spreads(effects: Effects) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=id_cols + SPREAD_COLUMNS)
 
 
-def spread_changes(effects: Effects, pairs, labels: dict | None = None) -> pd.DataFrame:
+def spread_changes(effects: Effects, pairs) -> pd.DataFrame:
     """How each comparison moves the spread: the spread of ``other`` (its strongest minus its
     weakest bandit) minus the spread of ``baseline`` (its own strongest minus weakest), with the
     interval from the whole model: the two settings are played on the same deals, so the
@@ -270,8 +270,6 @@ def spread_changes(effects: Effects, pairs, labels: dict | None = None) -> pd.Da
     Parameters
     ----------
     pairs : list of (baseline, other) setting ids (uniform settings)
-    labels : dict, optional
-        Setting id -> label (default: the effects table's).
 
     Returns
     -------
@@ -281,7 +279,7 @@ def spread_changes(effects: Effects, pairs, labels: dict | None = None) -> pd.Da
         change, se, lo, hi, p_value``.
     """
     spread = spreads(effects).set_index("setting")
-    labels = labels or dict(zip(effects.table["setting"], effects.table["label"]))
+    labels = dict(zip(effects.table["setting"], effects.table["label"]))
     rows = []
     for base, other in pairs:
         if base not in spread.index or other not in spread.index:

@@ -20,8 +20,7 @@ def game_metrics(frames: Results) -> pd.DataFrame:
     """One row per game: ``setting``, ``game`` and every metric of :data:`GAME_METRICS`,
     aligned with (and in the row order of) ``frames.games``."""
     p, g = frames.players, frames.games
-    pkey, gkey = _common_keys(p, g)
-    idx = _row_of(gkey, pkey)
+    idx = player_game_rows(frames)
     n_games = len(g)
     count = np.bincount(idx, minlength=n_games).astype(np.float64)
 

@@ -484,10 +484,3 @@ def share_estimate(per_deal, players: int, rotations: int = 1, level: float = LE
         p_value = Estimate.from_se(share - fair, sd / math.sqrt(n), n, level).p
     return ShareEstimate(share, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)),
                          p_value, fair, n, rotations, per_deal)
-    share = float(per_deal.mean())
-    sd = float(per_deal.std(ddof=1)) if n > 1 else math.nan
-    lo, hi = mean_interval(share, sd, n, level)
-    fair = 1.0 / players
-    test = Estimate.from_se(share - fair, sd / math.sqrt(n), n, level)
-    return ShareEstimate(share, float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0)),
-                         test.p, fair, n, rotations, per_deal)

@@ -257,21 +257,6 @@ def plot_lines(ax, table: pd.DataFrame, x: str, y: str, lo: str, hi: str, series
     return artists
 
 
-# --- game quality ------------------------------------------------------------------------------
-
-
-# --- a balance search ----------------------------------------------------------------------------
-
-
-# --- character balance -------------------------------------------------------------------------
-
-
-# --- seats -------------------------------------------------------------------------------------
-
-
-# --- round cards -------------------------------------------------------------------------------
-
-
 def heatmap(ax, grid: np.ndarray, texts: list, bold: np.ndarray, columns: list, rows: list,
              colour_label: str, centre: float = 0.0) -> dict:
     """A diverging heatmap of ``grid`` (centred on ``centre``, at least +-3 of scale so that
@@ -294,12 +279,3 @@ def heatmap(ax, grid: np.ndarray, texts: list, bold: np.ndarray, columns: list, 
     bar = ax.figure.colorbar(image, ax=ax, label=colour_label,
                              format=FuncFormatter(lambda v, _: f"{v + centre:g}"))
     return {"image": image, "texts": labels, "colorbar": bar}
-
-
-# --- Gunslinger --------------------------------------------------------------------------------
-
-
-# --- comparisons -------------------------------------------------------------------------------
-
-
-# --- policies ----------------------------------------------------------------------------------
