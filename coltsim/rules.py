@@ -468,10 +468,6 @@ class Rules:
         """The turn letters of the card of ``code`` with ``players`` players."""
         return [K.TURN_LETTERS[t] for t in self._turns(int(code), 1 if players >= 5 else 0)]
 
-    def card_event(self, code: int) -> int:
-        """The event code the card of ``code`` ends with, or constants.NO_EVENT."""
-        return self._event(int(code))
-
     def _turns(self, code: int, group: int) -> tuple:
         if code < K.FIRST_NEW_CARD:
             return K.ROUND_TURNS[code][group]

@@ -67,8 +67,7 @@ def play_seats(rules=None, lineup=None):
     from ..engine.scoring import RB_N, RB_TEAM, RB_WIN, RG_N, RG_N_WINNERS
     from ..playout import batch_kernel, new_kernel_states
     from ..policies import param_vector, resolve_policies
-    from ..rules import Rules
-    from ..setting import check_rules, make_setting
+    from ..setting import make_setting
 
     def play(seating, games, seed):
         players = len(seating)
@@ -77,11 +76,11 @@ def play_seats(rules=None, lineup=None):
                          for e in seating], np.float64)
         setting = make_setting(players, lineup, names, rules)
         seats = resolve_policies(players, names, rows)
-        opts = check_rules(rules or Rules(), players).to_array()
         out_b = np.zeros((games, setting.n_bandits, RB_N), np.int32)
         out_g = np.zeros((games, RG_N), np.int32)
         batch_kernel(seats.choosers)(new_kernel_states(), seed, 0, setting.lineups(),
-                                     seats.seat_policy, seats.params, seats.nets, opts, out_b, out_g)
+                                     seats.seat_policy, seats.params, seats.nets, setting.rules.to_array(),
+                                     out_b, out_g)
         # A seat's first bandit (the 2-player game seats two: a team's result is on both).
         team = out_b[0, :, RB_TEAM]
         first = [int(np.flatnonzero(team == s)[0]) for s in range(players)]

@@ -80,18 +80,14 @@ class RunInfo:
 
 
 # --- backends -----------------------------------------------------------------------------------
-@contextlib.contextmanager
 def _backend_context(backend: str, workers: int):
-    """joblib's configuration for the run's own machine: loky's processes or threads."""
+    """joblib's configuration for the run's own machine: loky's processes (each ignoring
+    Ctrl-C and watching this process: _process.worker_started) or threads."""
     from joblib import parallel_config
 
-    if backend == "loky":
-        with parallel_config(backend=backend, n_jobs=workers, initializer=worker_started,
-                             initargs=(os.getpid(),)):
-            yield
-        return
-    with parallel_config(backend=backend, n_jobs=workers):
-        yield
+    workers_start = dict(initializer=worker_started, initargs=(os.getpid(),)) \
+        if backend == "loky" else {}
+    return parallel_config(backend=backend, n_jobs=workers, **workers_start)
 
 
 @contextlib.contextmanager

@@ -411,9 +411,6 @@ class RunFolder(Folder):
                                "folder; write to a new or empty folder")
         return manifest
 
-    def identity_problem(self, manifest: dict) -> str | None:
-        return None  # what each setting plays is checked by prepare()
-
     def manifest_text(self, manifest: dict) -> str:
         return _manifest_text(manifest)
 
