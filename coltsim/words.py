@@ -46,6 +46,11 @@ def car_label(name: str) -> str:
     return "the locomotive" if name == K.CAR_NAMES[0] else f"car {name}"
 
 
+def and_list(names) -> str:
+    """``["A"]`` -> ``"A"``, ``["A", "B", "C"]`` -> ``"A, B and C"``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def plural(n: int, noun: str) -> str:
     """``plural(1, "purse")`` -> ``"1 purse"``, ``plural(3, "purse")`` -> ``"3 purses"``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

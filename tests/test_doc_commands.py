@@ -186,6 +186,9 @@ RUNS = {
                "tiny one (slow tier)"),
     "python benchmarks/teachers.py PLAYERS":
         (BY_HAND, "python benchmarks/teachers.py 3 h1 --deals 2 --results {out}.jsonl"),
+    "python benchmarks/teacher_noise.py --players 3,2,4 --games 300 --budgets 64,256":
+        (BY_HAND, "python benchmarks/teacher_noise.py --players 3 --games 2 --budgets 4 "
+                  "--results {out}.jsonl"),
     "python benchmarks/search_training.py FOLDER":
         (SKIP, "needs the folder of a training by a search; its rows in benchmarks/results/ "
                "were made by it"),

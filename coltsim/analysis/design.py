@@ -36,6 +36,7 @@ import pandas as pd
 from .. import constants as K
 from ..policies import catalog
 from ..rules import CONTENT, Rules
+from ..words import and_list
 from .frames import Results, column_codes, rule_columns, seat_policies
 
 PRINTED_RULES = "printed rules"
@@ -365,8 +366,8 @@ def rule_phrase(option: str, value, always: bool = False) -> str:
         gone = [_BANDIT_TITLES.get(b, b) for b in K.BANDIT_NAMES if b not in kept]
         extra = [b for b in kept if b not in K.BANDIT_NAMES]
         if gone and not extra:
-            return f"without {_and(gone)}'s ability" if len(gone) == 1 else \
-                f"without the abilities of {_and(gone)}"
+            return f"without {and_list(gone)}'s ability" if len(gone) == 1 else \
+                f"without the abilities of {and_list(gone)}"
     if option == "gunslinger_bonus":
         return f"Gunslinger bonus ${value:,}"
     if option == "neutral_bullets" and value < 0:
@@ -398,8 +399,6 @@ _PHRASES = {
 }
 
 
-def _and(names: list) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _default_rules() -> dict:

@@ -19,17 +19,13 @@ from __future__ import annotations
 from .. import constants as K
 from ..rules import CONTENT, Rules, option_text
 from ..words import (
-    CARD_LABELS, TURN_LABELS, bandit_label, car_label, card_label, dollars, loot_label, plural,
+    CARD_LABELS, TURN_LABELS, and_list, bandit_label, car_label, card_label, dollars, loot_label,
+    plural,
 )
 
 WIDTH = 13  # characters per car in the drawing, at least
 LABEL = 8  # characters of the row labels
 _LOOT_LETTER = {kind: kind[0] for kind in K.LOOT_NAMES}  # p, j, s, r
-
-
-def _join(names: list[str]) -> str:
-    """``["A"]`` -> ``"A"``, ``["A", "B", "C"]`` -> ``"A, B and C"``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class _Game:
@@ -116,7 +112,7 @@ def _header(setup: dict, game: _Game) -> list[str]:
               if policies else "")]
     who = [game.player(p) for p in range(setup["players"])]
     out.append(f"Players, clockwise: {', '.join(who)}")
-    out.append(f"Train, front to back: {_join([game.car(i) for i in range(len(game.cars))])}"
+    out.append(f"Train, front to back: {and_list([game.car(i) for i in range(len(game.cars))])}"
                " (a passenger car goes by its printed letter, A to F, each with its own loot; "
                "the last is the caboose)")
     rounds = [f"{i} {card_label(c)}" for i, c in enumerate(setup["round_cards"], start=1)]
@@ -269,11 +265,11 @@ def _hits(line: dict, game: _Game, before: dict) -> list[str]:
     """The Marshal rule and the neutral bullets of a step (and their running out)."""
     out = []
     if line.get("marshal_hits"):
-        out.append(f"  the Marshal sends {_join([game.bandit(b) for b in line['marshal_hits']])}"
+        out.append(f"  the Marshal sends {and_list([game.bandit(b) for b in line['marshal_hits']])}"
                    " to the roof")
     given = line.get("neutral_given") or []
     if given:
-        names = _join([game.bandit(b) for b in given])
+        names = and_list([game.bandit(b) for b in given])
         out.append(f"  {names} receive{'s' if len(given) == 1 else ''} a neutral bullet"
                    + (" each" if len(given) > 1 else ""))
     left, now = before.get("neutral_left", -1), line["state"].get("neutral_left", -1)
@@ -332,12 +328,12 @@ def _tie(me: tuple, everybody: list) -> str:
     for word, group in (("behind", [o for o in others if o[2] < rank]),
                         ("ahead of", [o for o in others if o[2] > rank])):
         if group:
-            parts.append(f"{word} {_join([o[0] for o in group])} on the tie-break, "
+            parts.append(f"{word} {and_list([o[0] for o in group])} on the tie-break, "
                          f"{plural(received, 'bullet card')} received against "
-                         f"{_join([str(o[3]) for o in group])}")
+                         f"{and_list([str(o[3]) for o in group])}")
     same = [o[0] for o in others if o[2] == rank]
     if same:
-        parts.append(f"sharing the rank with {_join(same)}: as many bullet cards received")
+        parts.append(f"sharing the rank with {and_list(same)}: as many bullet cards received")
     return f" (tied on {dollars(score)}: " + "; ".join(parts) + ")"
 
 

@@ -34,7 +34,7 @@ from matplotlib.ticker import StrMethodFormatter
 
 from ...rules import Rules
 from ...runs.runner import manifest_header
-from ...words import bandit_label, plural
+from ...words import and_list, bandit_label, plural
 from .search import REPS, TuneResult, policies_text, value_text
 from ..report import render
 from ..report.context import DPI, Writer
@@ -50,10 +50,6 @@ def objective_text(result: TuneResult) -> str:
     target = ("fair share (1/players)" if s.target == "fair"
               else f"target of {pct(s.objective.targets[0])}")
     return f"distance of {bandit_label(s.objective.bandit)}'s win rate from its {target}"
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _numeric(result: TuneResult) -> bool:
@@ -72,7 +68,7 @@ def headline(result: TuneResult) -> list[str]:
     row = t[t["status"] == "best"].iloc[0]
     out = [f"`{s.option} = {best}` gives the smallest {objective_text(result)}: "
            f"{pp_ci(e.estimate, e.lo, e.hi, signed=False)} points (95% CI), "
-           f"{'in' if len(names) == 1 else 'averaged over'} {_and(names)}, with "
+           f"{'in' if len(names) == 1 else 'averaged over'} {and_list(names)}, with "
            f"{count(row['games'])} games per setting."]
     others = t[t["status"] != "best"]
     worse = others[others["vs_best_lo"] > 0]
@@ -84,21 +80,21 @@ def headline(result: TuneResult) -> list[str]:
 
     told = []
     if len(worse):
-        told.append(f"{_and(list(worse['value']))} {'is' if len(worse) == 1 else 'are'} worse "
+        told.append(f"{and_list(list(worse['value']))} {'is' if len(worse) == 1 else 'are'} worse "
                     f"than {best} (the difference, points, 95% CI: {versus(worse)})")
     if len(alike):
-        told.append(f"{_and(list(alike['value']))} cannot be told apart from {best}, so "
+        told.append(f"{and_list(list(alike['value']))} cannot be told apart from {best}, so "
                     f"{'it' if len(alike) == 1 else 'each'} may be the best too (the "
                     f"difference's interval holds zero: {versus(alike)})")
     if told:
         out.append(f"On the same deals, {'; '.join(told)}.")
     dropped = others[others["status"] == "dropped"]
     kept_worse = worse[worse["status"] != "dropped"]
-    search = (f"The search dropped {_and(list(dropped['value']))}" if len(dropped)
+    search = (f"The search dropped {and_list(list(dropped['value']))}" if len(dropped)
               else "The search dropped no value")
     search += f" and stopped because {result.stopped}."
     if len(kept_worse):
-        search += (f" It kept {_and(list(kept_worse['value']))} in the running: it drops a value "
+        search += (f" It kept {and_list(list(kept_worse['value']))} in the running: it drops a value "
                    f"only beyond {result.z:.2f} standard errors (a one-sided cut-off over every "
                    "comparison it could make), a stricter test than the 95% interval.")
     out.append(search)
@@ -129,7 +125,7 @@ def _played(result: TuneResult) -> Section:
     fixed = s.max_games * len(s.values) * len(s.settings)
     lineups = ", ".join(dict.fromkeys(x.lineup_text for x in s.settings))
     return Section("What was played", [
-        f"Policy: {policies_text(s.settings)}. Settings: {_and(result.setting_names)} "
+        f"Policy: {policies_text(s.settings)}. Settings: {and_list(result.setting_names)} "
         f"(line-up: {lineups}).",
         f"Values tried: {s.option} = {', '.join(value_text(v) for v in s.values)} (the printed "
         f"rules: {value_text(getattr(Rules(), s.option))}).",
