@@ -50,7 +50,7 @@ SECTIONS = {
 }
 # The scripts' own files: file stem -> (heading, renderer name).
 SCRIPT_FILES = ("search_cost", "default_players", "teachers", "search_training",
-                "learning_curves", "option_curves")
+                "learning_curves", "option_curves", "teacher_noise")
 
 INTRO = """\
 # Benchmarks
@@ -84,9 +84,10 @@ The scripts (each prints its figures; `--json` for a line to keep):
 - `benchmarks/planner_projection.py`: what reading the rules through the engine would cost the
   planner (its decision against the engine's projection of its options);
 - `benchmarks/search_cost.py`, `benchmarks/default_players.py`, `benchmarks/teachers.py`,
-  `benchmarks/search_training.py`, `benchmarks/learning_curves.py`:
-  strength against cost of the searches, the default player at every table, the learning curves
-  of its value (their own results files, below).
+  `benchmarks/search_training.py`, `benchmarks/learning_curves.py`,
+  `benchmarks/teacher_noise.py`: strength against cost of the searches, the default player at
+  every table, the learning curves of its value, how noisy its teacher's labels are (their own
+  results files, below).
 """
 
 
@@ -382,9 +383,28 @@ def _table_heads(tables: list[tuple]) -> list[str]:
     return [f"{p} players" + (f" {json.loads(k)}" if k != "{}" else "") for p, k in tables]
 
 
+def teacher_noise_section(rows: list[dict]) -> str:
+    out = ["## How noisy the teacher's labels are\n",
+           "`benchmarks/results/teacher_noise.jsonl`, appended by "
+           "`python benchmarks/teacher_noise.py`: the same decisions of games of the default "
+           "searched twice, independently, by the teacher of each budget; how often the two "
+           "choose alike and the regret between them, beside the student's agreement and regret "
+           "against the first (regret per decision, times the player count).\n"]
+    out.append(table(["players", "playouts", "games", "seed", "weights", "decisions",
+                      "searches agree", "their regret x players", "student agrees",
+                      "its regret x players"],
+                     [[str(r["players"]), str(r["budget"]), number(r["games"]), str(r["seed"]),
+                       f"`{r['weights']}`", number(r["decisions"]),
+                       f"{r['search_agreement']:.3f}", f"{r['search_regret_x_players']:.4f}",
+                       f"{r['student_agreement']:.3f}", f"{r['student_regret_x_players']:.4f}"]
+                      for r in rows]))
+    return "\n".join(out)
+
+
 RENDERERS = {"search_cost": search_cost_section, "default_players": default_players_section,
              "teachers": teachers_section, "search_training": search_training_section,
-             "learning_curves": learning_curves_section, "option_curves": option_curves_section}
+             "learning_curves": learning_curves_section, "option_curves": option_curves_section,
+             "teacher_noise": teacher_noise_section}
 
 
 def generic_section(stem: str, rows: list[dict]) -> str:
