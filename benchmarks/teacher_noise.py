@@ -51,7 +51,8 @@ def labelled(players, net, budget, games, share, seed):
 
 
 def decisions(meta, y):
-    """Each labelled decision's key (game, decision number), start row, size and teacher."""
+    """Each labelled decision's key (game x 1,000,000 + its number in the game), and the
+    decisions themselves (fit._Decisions: start rows, sizes, the teacher's values and choice)."""
     d = _Decisions(meta, y)
     keys = meta[d.start, M_GAME].astype(np.int64) * 1_000_000 + meta[d.start, M_DECISION]
     return keys, d

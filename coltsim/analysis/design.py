@@ -399,8 +399,6 @@ _PHRASES = {
 }
 
 
-
-
 def _default_rules() -> dict:
     """Each rule option's printed value, as the settings table holds it (a list joined)."""
     return {**{k: "" for k in CONTENT},  # (a content option at the printed game: no text)

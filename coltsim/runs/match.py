@@ -78,9 +78,9 @@ def play_seats(rules=None, lineup=None):
         seats = resolve_policies(players, names, rows)
         out_b = np.zeros((games, setting.n_bandits, RB_N), np.int32)
         out_g = np.zeros((games, RG_N), np.int32)
+        opts = setting.rules.to_array()
         batch_kernel(seats.choosers)(new_kernel_states(), seed, 0, setting.lineups(),
-                                     seats.seat_policy, seats.params, seats.nets, setting.rules.to_array(),
-                                     out_b, out_g)
+                                     seats.seat_policy, seats.params, seats.nets, opts, out_b, out_g)
         # A seat's first bandit (the 2-player game seats two: a team's result is on both).
         team = out_b[0, :, RB_TEAM]
         first = [int(np.flatnonzero(team == s)[0]) for s in range(players)]
