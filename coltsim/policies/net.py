@@ -25,11 +25,13 @@ from .._jit import njit
 from .weights import HEADER
 
 
-@njit(fastmath=True)
+@njit
 def net_values(net, enc, n, values):
     """``values[i]`` = the network ``net``'s value of the encoded position ``enc[i]``, for each
     ``i < n`` (module docstring: the first layer).  The hidden layers are summed in ``float32``,
-    the network's own precision, over the weights as matrices, loops that numba vectorises."""
+    the network's own precision, in a fixed order: no ``fastmath``, whose reordered sums and
+    fused multiply-adds depend on the processor, so every machine of a cluster gives the same
+    values to the last bit, hence the same games."""
     n_in = int(net[0])
     a = int(net[1])
     b = int(net[2])
