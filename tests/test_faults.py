@@ -217,6 +217,11 @@ EDITS = {
                                           "first_player 5"),
     "a round with another First Player": ("round", lambda r: r.update(
         first_player=(r["first_player"] + 1) % 4), "the First Player passes clockwise"),
+    "a bandit's field misspelt in a state": (
+        "action", lambda a: a["state"]["bandits"][0].update(lewel=a["state"]["bandits"][0].pop(
+            "level")), "bandit 0 fields ['bullets_left', 'bullets_received', 'car', 'lewel'"),
+    "a number where a state's list goes": ("action", lambda a: a["state"].update(box=7),
+                                           "not shaped as docs/TRACE.md says (TypeError"),
 }
 
 

@@ -90,6 +90,7 @@ class _Checker:
     def __init__(self, lines):
         self.lines = lines
         self.problems: list[str] = []
+        self.at = 0  # the index of the line being checked
         # a designer's cards (setup.options.new_cards) by name
         setup = lines[0] if lines and isinstance(lines[0], dict) else {}
         options = setup.get("options")
@@ -315,6 +316,7 @@ class _Checker:
         next_index = 0
         card = None  # the round card in play
         for i, line in enumerate(self.lines[1:], start=1):
+            self.at = i
             if not self.fields(i, line):
                 if cards:
                     self.fail(i, "cards are not followed past this line")
@@ -682,8 +684,16 @@ def _starting_deck(team: list[int], counts: dict | None = None) -> Counter:
 
 
 def check_trace(lines: list[dict]) -> list[str]:
-    """Every inconsistency of a trace against docs/TRACE.md and the rules, as readable lines."""
-    return _Checker(lines).run()
+    """Every inconsistency of a trace against docs/TRACE.md and the rules, as readable lines.
+    A state or a field within a line that is not shaped as docs/TRACE.md says (a name
+    misspelt, a number where a list goes) ends the check there."""
+    checker = _Checker(lines)
+    try:
+        return checker.run()
+    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        checker.fail(checker.at, f"a state or field not shaped as docs/TRACE.md says "
+                                 f"({type(e).__name__}: {e}); the lines after it are not checked")
+        return checker.problems
 
 
 class TraceError(ValueError):
