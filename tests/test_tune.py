@@ -72,6 +72,21 @@ def test_the_bias_correction_pulls_a_noisy_spread_towards_zero():
     assert 0.018 < raw < 0.030 and corrected < 0.7 * raw
 
 
+def test_a_figure_draws_an_interval_that_lies_beside_its_estimate():
+    """A bias-corrected spread of few games can lie below its bootstrap interval (a tune of 50
+    games drew no figure: matplotlib refuses negative error bars)."""
+    import matplotlib.pyplot as plt
+
+    from coltsim.study.tune.report import plot_tune_objective
+
+    table = pd.DataFrame({"objective": [0.047, 0.118], "lo": [0.056, 0.099],
+                          "hi": [0.266, 0.319], "status": ["best", "in the running"]})
+    fig, ax = plt.subplots()
+    drawn = plot_tune_objective(ax, table, [4, 5])
+    plt.close(fig)
+    assert len(drawn["values"]) == 2
+
+
 @pytest.mark.slow
 def test_the_interval_of_a_clear_spread_covers_the_truth():
     covered = 0

@@ -305,8 +305,10 @@ def plot_tune_objective(ax, table: pd.DataFrame, x, labels=None, settings=(), ti
         if not hit.any():
             continue
         y = 100 * table["objective"].to_numpy(np.float64)[hit]
-        err = np.vstack([y - 100 * table["lo"].to_numpy(np.float64)[hit],
-                         100 * table["hi"].to_numpy(np.float64)[hit] - y])
+        # (A bootstrap interval of few games may lie beside its estimate: its bar then starts
+        # at the estimate; the table gives both bounds.)
+        err = np.maximum(0, np.vstack([y - 100 * table["lo"].to_numpy(np.float64)[hit],
+                                       100 * table["hi"].to_numpy(np.float64)[hit] - y]))
         artists["values"].append(ax.errorbar(
             x[hit], y, yerr=err, fmt="*" if status == "best" else "o", color=colour,
             markersize=12 if status == "best" else 6, capsize=3,
