@@ -169,7 +169,7 @@ RUNS = {
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 20261203 --weights "
                   "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
     "python benchmarks/default_players.py --group exploit --deals 50 --weights NET":
-        (SLOW, "python benchmarks/default_players.py --group exploit --deals 1 --weights "
+        (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --weights "
                "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
     "python benchmarks/default_players.py --group top --deals 150 --weights NET":
         (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --weights "
