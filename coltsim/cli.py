@@ -646,6 +646,10 @@ def program() -> None:
         status = main()
     except (pickle.UnpicklingError, EOFError) as e:  # numba loading a damaged cache entry
         _run_again_with_a_fresh_cache(e)
+    # The command has ended: ignored, not handled, while Python shuts down (it puts back the
+    # default action of a signal it handles, which would end the process by the signal).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(status)
 
 
