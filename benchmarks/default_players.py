@@ -2,15 +2,17 @@
 planners, and one planner against a table of ``learned``; the strongest searches against it.
 
     python benchmarks/default_players.py [--group default] [--deals 300] [--seed 777]
-                                         [--weights FILE] [--results FILE]
+                                         [--weights FILE] [--results FILE] [--top PARAMS]
 
 ``--group default``: for each table of ``CASES`` (a player count and rule options), the share of
 ``learned`` in one seat against planners in every other, every seat rotation of the same deals,
 with a 95% interval over deals (coltsim.tournament), beside the fair share; then, at 4 players,
 the share of one planner against three ``learned`` (the default as the table).  ``--group
 top``: the ladder's top rung (coltsim.LADDER, its leaf the same network) in one seat against
-``learned`` at 3 to 6 players.  ``--group exploit``: ``ismcts`` of 256 playouts modelling
-``learned`` (its opponents and playouts) in one seat against three ``learned``.
+``learned`` at 3 to 6 players (``--players``; ``--top PARAMS``, a JSON object, changes some of
+its parameters: the configurations a top rung is chosen from).  ``--group exploit``: ``ismcts``
+of 256 playouts modelling ``learned`` (its opponents and playouts) in one seat against three
+``learned``.
 ``--weights`` plays a weights file of coltsim train instead of the shipped network; each row
 names the network by its SHA-256.
 Each line is appended to ``--results`` (JSON lines) as it finishes; one already there is not
@@ -54,6 +56,9 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--weights", type=Path, help="a weights file (default: the shipped one)")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--top", type=json.loads, default={},
+                        help='--group top: parameters changed, e.g. \'{"opponents": "learned"}\'')
+    parser.add_argument("--players", default="3,4,5,6", help="--group top: the player counts")
     args = parser.parse_args(argv)
     weights = args.weights or NET_FILE
     net = load_net(weights)[1]["sha256"]
@@ -64,10 +69,11 @@ def main(argv=None) -> None:
     done = {tuple(json.dumps(r.get(k), sort_keys=True) for k in key) for r in rows}
     plays = {"default": [("learned", "planner", p, r) for p, r in CASES]
              + [("planner", "learned", TABLE, {})],
-             "top": [(TOP, "learned", p, {}) for p in (3, 4, 5, 6)],
+             "top": [(TOP, "learned", int(p), {}) for p in args.players.split(",")],
              "exploit": [("ismcts", "learned", TABLE, {})]}[args.group]
     if args.group != "default":
-        params["ismcts"] = dict(TOP_PARAMS if args.group == "top" else EXPLOIT, **files)
+        params["ismcts"] = dict(dict(TOP_PARAMS, **args.top) if args.group == "top" else EXPLOIT,
+                                **files)
     for policy, against, players, rules in plays:
         row = {"policy": policy, "against": against, "players": players, "rules": rules,
                "deals": args.deals, "seed": args.seed, "net": net}
