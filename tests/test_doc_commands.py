@@ -168,6 +168,9 @@ RUNS = {
     "benchmarks/results/nets/980e59570475.npz":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 20261203 --weights "
                   "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
+    "python benchmarks/engine_speed.py --policy learned --games 20000 --workers 2":
+        (SLOW, "python benchmarks/engine_speed.py --policy learned --games 200 --workers 1 "
+               "--reference-games 1000"),
     "python benchmarks/default_players.py --group exploit --deals 50 --weights NET":
         (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --weights "
                "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
