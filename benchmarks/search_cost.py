@@ -48,6 +48,11 @@ CONFIGS = {
     "w4-h1-learned-40": {"budget": 40, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
     "w4-h1-learned-48": {"budget": 48, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
     "w4-h1-learned-64": {"budget": 64, **PLANNERS, "horizon": 1, "leaf": "learned", "width": 4},
+    # the opponents modelled as the default, the playouts as planners
+    "lo-w4-h1-learned-32": {"budget": 32, "opponents": "learned", "playout": "planner",
+                            "horizon": 1, "leaf": "learned", "width": 4},
+    "lo-w4-h1-learned-64": {"budget": 64, "opponents": "learned", "playout": "planner",
+                            "horizon": 1, "leaf": "learned", "width": 4},
 }
 
 

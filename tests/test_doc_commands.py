@@ -174,6 +174,16 @@ RUNS = {
     "python benchmarks/default_players.py --group exploit --deals 50 --weights NET":
         (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --weights "
                "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --deals 150 --seed 99 --top PARAMS":
+        (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 99 --top "
+                  "'{{\"budget\": 4}}' --players 3 --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --deals 500 --seed 20261203 --players 3,5,6 "
+    "--top PARAMS":
+        (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 20261203 "
+                  "--players 3 --top '{{\"budget\": 4}}' --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure speed --speed-games 200 --only LABEL":
+        (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 --only "
+                  "lo-w4-h1-learned-32 --results {out}.jsonl"),
     "python benchmarks/default_players.py --group top --deals 150 --weights NET":
         (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --weights "
                   "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
