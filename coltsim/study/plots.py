@@ -43,6 +43,14 @@ LABEL_WIDTH = 16  # characters per line of a tick label before it wraps
 ROW_LABEL_WIDTH = 28  # the same for a row of a horizontal (forest) plot
 
 
+def error_extents(y, lo, hi) -> np.ndarray:
+    """Error bars' lengths below and above ``y`` for intervals ``lo`` to ``hi`` (matplotlib's
+    ``yerr``/``xerr``).  An interval that lies beside its estimate (a bootstrap's, of few games)
+    starts its bar at the estimate; the tables give both bounds."""
+    y, lo, hi = (np.asarray(v, np.float64) for v in (y, lo, hi))
+    return np.maximum(0, np.vstack([y - lo, hi - y]))
+
+
 def palette(labels, cmap: str = "tab10") -> dict:
     """A colour per label, in order (tab10, or tab20 past ten labels)."""
     labels = list(dict.fromkeys(labels))
@@ -109,8 +117,8 @@ def dodged(ax, table, position, order, value, lo, hi, series, colours, scale=1.0
             slot = count - 1 - slot
         at = sub[position].map(pos).to_numpy(np.float64) - width / 2 + width / count * (slot + 0.5)
         y = sub[value].to_numpy(np.float64) * scale
-        err = np.abs(np.vstack([y - sub[lo].to_numpy(np.float64) * scale,
-                                sub[hi].to_numpy(np.float64) * scale - y]))
+        err = error_extents(y, sub[lo].to_numpy(np.float64) * scale,
+                            sub[hi].to_numpy(np.float64) * scale)
         c = colour_of[name]
         xy = (y, at) if horizontal else (at, y)
         bars = ax.errorbar(*xy, **({"xerr": err} if horizontal else {"yerr": err}), fmt="none",
@@ -246,7 +254,7 @@ def plot_lines(ax, table: pd.DataFrame, x: str, y: str, lo: str, hi: str, series
             artists.append(ax.plot(xv, yv, "-o", color=c, markersize=3.5, linewidth=1.4,
                                    label=str(name))[0])
         else:
-            artists.append(ax.errorbar(xv, yv, yerr=np.abs(np.vstack([yv - low, high - yv])),
+            artists.append(ax.errorbar(xv, yv, yerr=error_extents(yv, low, high),
                                        fmt="-o", color=c, capsize=2, markersize=4,
                                        linewidth=1.4, label=str(name)))
     if len(xs) <= 6:

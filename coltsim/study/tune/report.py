@@ -33,6 +33,7 @@ import pandas as pd
 from matplotlib.ticker import StrMethodFormatter
 
 from ...rules import Rules
+from ..plots import error_extents
 from ...runs.runner import manifest_header
 from ...words import and_list, bandit_label, plural
 from .search import REPS, TuneResult, policies_text, value_text
@@ -305,10 +306,8 @@ def plot_tune_objective(ax, table: pd.DataFrame, x, labels=None, settings=(), ti
         if not hit.any():
             continue
         y = 100 * table["objective"].to_numpy(np.float64)[hit]
-        # (A bootstrap interval of few games may lie beside its estimate: its bar then starts
-        # at the estimate; the table gives both bounds.)
-        err = np.maximum(0, np.vstack([y - 100 * table["lo"].to_numpy(np.float64)[hit],
-                                       100 * table["hi"].to_numpy(np.float64)[hit] - y]))
+        err = error_extents(y, 100 * table["lo"].to_numpy(np.float64)[hit],
+                            100 * table["hi"].to_numpy(np.float64)[hit])
         artists["values"].append(ax.errorbar(
             x[hit], y, yerr=err, fmt="*" if status == "best" else "o", color=colour,
             markersize=12 if status == "best" else 6, capsize=3,

@@ -121,7 +121,7 @@ def plot_policy_shares(ax, table: pd.DataFrame, title: str = "Share of the victo
     for i, (label, policy) in enumerate(rows):
         r = table[(table["label"] == label) & (table["policy"] == policy)].iloc[0]
         x = 100 * r["win_rate"]
-        err = [[x - 100 * r["ci_low"]], [100 * r["ci_high"] - x]]
+        err = plots.error_extents([x], [100 * r["ci_low"]], [100 * r["ci_high"]])
         artists.append(ax.errorbar([x], [y[i]], xerr=err, fmt="o", color=colours[policy],
                                    capsize=3))
     fair = table["fair_share"].unique()

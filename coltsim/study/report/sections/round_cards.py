@@ -345,8 +345,8 @@ def plot_card_positions(ax, table: pd.DataFrame, setting: str | None = None,
         sub = t[t["card"] == card].sort_values("position")
         x = sub["position"].to_numpy(np.float64) + (i - (n_cards - 1) / 2) * 0.06
         y = sub["effect"].to_numpy(np.float64)
-        err = np.vstack([y - sub["lo"].to_numpy(np.float64), sub["hi"].to_numpy(np.float64) - y])
-        artists["series"].append(ax.errorbar(x, y, yerr=np.abs(err), fmt="-o",
+        err = plots.error_extents(y, sub["lo"], sub["hi"])
+        artists["series"].append(ax.errorbar(x, y, yerr=err, fmt="-o",
                                              color=colours[card_label(card)], capsize=2,
                                              markersize=3, label=card_label(card)))
     artists["zero"] = ax.axhline(0, **plots.ZERO_STYLE)
