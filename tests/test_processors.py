@@ -1,6 +1,6 @@
 """Every processor plays the same games: a cluster of mixed machines gives the results one
 machine gives (the learned value is summed in a fixed order, without fastmath: net.py); and
-the subnormal weights a table of networks reads as 0, for speed, change no value."""
+the dead weights a table of networks reads as 0, for speed, change no value."""
 import os
 import subprocess
 import sys
@@ -38,19 +38,19 @@ def test_learned_values_are_the_same_bits_on_every_processor(tmp_path):
     assert host == generic
 
 
-def test_subnormal_weights_are_read_as_zero_and_change_no_value():
+def test_dead_weights_are_read_as_zero_and_change_no_value():
     from coltsim.policies.encoding import ENCODE_W, N_INPUTS
     from coltsim.policies.net import net_values
-    from coltsim.policies.weights import HEADER, shipped_net, table
+    from coltsim.policies.weights import DEAD_WEIGHT, HEADER, shipped_net, table
 
-    tiny = np.finfo(np.float32).tiny
     net = shipped_net().copy()
     n_in, a, b = (int(v) for v in net[:3])
     w2 = HEADER + n_in * a + a  # the second layer's weights, as training's weight decay leaves
-    net[w2:w2 + a * b:3] = np.float32(3e-40)  # a third of them subnormal
+    net[w2:w2 + a * b:3] = np.float32(3e-40)  # a third of them subnormal,
+    net[w2 + 1:w2 + a * b:3] = np.float32(-2e-35)  # a third just above float32's smallest normal
     row = table([None, net], 2)[1]
-    assert row.size == net.size and not ((row != 0) & (np.abs(row) < tiny)).any()
-    assert (row == np.where(np.abs(net) < tiny, 0, net)).all()
+    assert row.size == net.size and not ((row != 0) & (np.abs(row) < DEAD_WEIGHT)).any()
+    assert (row == np.where(np.abs(net) < DEAD_WEIGHT, 0, net)).all()
     rng = np.random.default_rng(11)
     enc = np.zeros((200, ENCODE_W))
     enc[:, :N_INPUTS] = rng.normal(size=(200, N_INPUTS)) * (rng.random((200, N_INPUTS)) < 0.2)

@@ -21,6 +21,12 @@ import numpy as np
 HEADER = 8  # n_in, h1, h2, n_out, mix[0..3] (net.py's layout)
 MAX_HIDDEN = 256  # widest hidden layer a network may have
 NET_FILE = Path(__file__).with_name("learned.npz")  # the shipped network
+# Training's weight decay leaves the weights of units it turned off near float32's smallest
+# normal number, 1.2e-38, and below (half the shipped network's second layer, 6% of its first):
+# their products with numbers below 1 are subnormal, which a processor computes tens of times
+# slower.  Read as 0, each (times a number below 100) would have added less than half the last
+# bit of any sum above 1e-20, so the values are the same (tests/test_processors.py).
+DEAD_WEIGHT = 1e-30
 
 
 def pack(layers, mix, mean=None, scale=None) -> np.ndarray:
@@ -60,16 +66,14 @@ def net_size(n_in: int, h1: int, h2: int, n_out: int) -> int:
 
 def table(rows, players: int) -> np.ndarray:
     """The ``float32[players, width]`` table of the networks ``rows`` (one per seat, None for a
-    seat that needs none), padded with zeros.  Subnormal weights (below float32's smallest
-    normal number: training's weight decay leaves them, 30% of the shipped network's second
-    layer) are read as 0: a processor multiplies them tens of times slower, and each adds less
-    than half the last bit of sums of normal size, so the values are the same."""
+    seat that needs none), padded with zeros.  Weights below ``DEAD_WEIGHT`` are read as 0
+    (module docstring of net.py: why the values are the same)."""
     width = max([1] + [r.size for r in rows if r is not None])
     out = np.zeros((players, width), np.float32)
     for p, r in enumerate(rows):
         if r is not None:
             out[p, :r.size] = r
-    out[np.abs(out) < np.finfo(np.float32).tiny] = 0
+    out[np.abs(out) < DEAD_WEIGHT] = 0
     return out
 
 
