@@ -8,9 +8,9 @@ planners, and one planner against a table of ``learned``; the strongest searches
 ``learned`` in one seat against planners in every other, every seat rotation of the same deals,
 with a 95% interval over deals (coltsim.tournament), beside the fair share; then, at 4 players,
 the share of one planner against three ``learned`` (the default as the table).  ``--group
-top``: the ladder's top rung (coltsim.LADDER, its leaf the same network) in one seat against
-``learned`` at 3 to 6 players (``--players``; ``--top PARAMS``, a JSON object, changes some of
-its parameters: the configurations a top rung is chosen from).  ``--group exploit``: ``ismcts``
+top``: the ladder's top rung at each count (coltsim.policies.top_rung, its leaf the same
+network) in one seat against ``learned`` at 3 to 6 players (``--players``; ``--top PARAMS``, a
+JSON object, changes some of its parameters: the configurations a top rung is chosen from).  ``--group exploit``: ``ismcts``
 of 256 playouts modelling ``learned`` (its opponents and playouts) in one seat against three
 ``learned``.
 ``--weights`` plays a weights file of coltsim train instead of the shipped network; each row
@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 
 import coltsim
-from coltsim.policies import LADDER
+from coltsim.policies import top_rung
 from coltsim.policies.weights import NET_FILE, load_net
 
 RESULTS = Path(__file__).resolve().parent / "results" / "default_players.jsonl"
@@ -33,7 +33,6 @@ CASES = ((4, {}), (3, {}), (5, {}), (6, {}), (2, {}), (4, {"rounds": 3}),
          (4, {"draw_count": 2}), (4, {"gunslinger_bonus": 0}), (4, {"hand_size": 4}),
          (4, {"advanced": True}))
 TABLE = 4  # players of the table of learned one planner plays against
-TOP, TOP_PARAMS = LADDER[-1]
 EXPLOIT = {"budget": 256, "opponents": "learned", "playout": "learned"}  # the rest: defaults
 
 
@@ -69,12 +68,13 @@ def main(argv=None) -> None:
     done = {tuple(json.dumps(r.get(k), sort_keys=True) for k in key) for r in rows}
     plays = {"default": [("learned", "planner", p, r) for p, r in CASES]
              + [("planner", "learned", TABLE, {})],
-             "top": [(TOP, "learned", int(p), {}) for p in args.players.split(",")],
+             "top": [("ismcts", "learned", int(p), {}) for p in args.players.split(",")],
              "exploit": [("ismcts", "learned", TABLE, {})]}[args.group]
-    if args.group != "default":
-        params["ismcts"] = dict(dict(TOP_PARAMS, **args.top) if args.group == "top" else EXPLOIT,
-                                **files)
     for policy, against, players, rules in plays:
+        if args.group == "top":
+            params["ismcts"] = dict(top_rung(players)[1], **args.top, **files)
+        elif args.group == "exploit":
+            params["ismcts"] = dict(EXPLOIT, **files)
         row = {"policy": policy, "against": against, "players": players, "rules": rules,
                "deals": args.deals, "seed": args.seed, "net": net}
         if policy == "ismcts":

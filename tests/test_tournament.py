@@ -11,7 +11,7 @@ from coltsim.analysis.frames import concat_results
 from coltsim.analysis.shares import policy_shares
 from coltsim.cli import main
 from coltsim.policies import DEFAULT
-from coltsim.policies import LADDER as POLICY_LADDER
+from coltsim.policies import LADDER as POLICY_LADDER, top_rung
 from coltsim.analysis.stats import deal_shares, share_estimate, wilson_interval
 from coltsim.runs.match import Seat, play_seats, play_table
 from coltsim.setting import make_setting, seatings
@@ -181,6 +181,21 @@ def test_tournament_command_on_an_experiment_file(tmp_path, capsys):
     assert "game/s" not in capsys.readouterr().err
     assert main(["tournament", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read the experiment file" in capsys.readouterr().err
+
+
+def test_the_top_rung_of_each_count_is_a_setting_and_the_bundled_strong_tables_play_it():
+    # (a top rung per count: docs/policies.md; the bundled files are 4-player tables)
+    assert POLICY_LADDER[-1] == top_rung(4)
+    for players in range(2, 7):
+        name, params = top_rung(players)
+        make_setting(players, policies=[name] + [DEFAULT] * (players - 1), params={name: params})
+    for file in ("strong_play", "strength_curve"):
+        e = coltsim.load_experiment(LADDER.with_name(f"{file}.toml"))
+        assert {s.players for s in e.settings} == {4}
+        for s in e.settings:
+            if "ismcts" in s.policies:
+                assert s.policy_params()["ismcts"] == {**s.policy_params()["ismcts"],
+                                                        **top_rung(4)[1]}
 
 
 def test_the_bundled_ladder_file():

@@ -203,21 +203,37 @@ def default_policy(players: int) -> str:
     return TWO_PLAYER_DEFAULT if players == 2 else DEFAULT
 
 
-# The strength ladder, weakest first: (name, parameters) as an experiment file names them (its
-# ``policies`` and ``[policy_params.NAME]``).  Each rung up to the default wins at least 0.30 of
-# the 4-player games it plays against three of the rung below; the top rung, chosen against the
-# default shipped before 980e59570475, is barely stronger than this one (about 0.26 against three
-# of it; experiments/policy_ladder.toml measures it).
+# The top rung at each player count: the strongest ``ismcts`` configuration measured there
+# against a table of DEFAULT (docs/strength-history.md: a stronger top rung).  Its root searches
+# the four options the network ranks best (and the planner's), each playout ends with the round
+# and the learned network values it.  At 4 players within the speed bar (6e-5 of the reference
+# game's games/s in every seat): 32 playouts, the opponents modelled as planners; at 3, 5 and 6
+# players 64 playouts modelling the opponents as DEFAULT, about a seventh of that speed.  The
+# two-player game (not measured) keeps the 4-player rung: its default is the planner.
+_TOP = {"budget": 32, "opponents": "planner", "playout": "planner", "horizon": 1,
+        "leaf": "learned", "width": 4}
+_TOP_AGAINST_DEFAULT = dict(_TOP, budget=64, opponents="learned")
+TOP_RUNGS = {2: _TOP, 3: _TOP_AGAINST_DEFAULT, 4: _TOP, 5: _TOP_AGAINST_DEFAULT,
+             6: _TOP_AGAINST_DEFAULT}
+
+
+def top_rung(players: int) -> tuple:
+    """The ladder's top rung at ``players`` players: ``("ismcts", parameters)``."""
+    return "ismcts", dict(TOP_RUNGS[players])
+
+
+# The strength ladder at 4 players, weakest first: (name, parameters) as an experiment file names
+# them (its ``policies`` and ``[policy_params.NAME]``).  Each rung up to the default wins at least
+# 0.30 of the 4-player games it plays against three of the rung below; the top rung, chosen
+# against the default shipped before 980e59570475, is barely stronger than this one (about 0.26
+# against three of it; experiments/policy_ladder.toml measures it).
 LADDER = (
     ("random", {}),
     ("greedy", {}),
     ("rollout", {"budget": 64, "playout": "greedy"}),
     ("planner", {}),
     ("learned", {}),  # DEFAULT
-    # the top rung: the search valued by the learned network at the end of the round, its root
-    # narrowed to four options (docs/policies.md: strength against cost)
-    ("ismcts", {"budget": 32, "opponents": "planner", "playout": "planner", "horizon": 1,
-                "leaf": "learned", "width": 4}),
+    top_rung(4),
 )
 
 
