@@ -80,6 +80,8 @@ def _trace(args) -> None:
     if args.out and Path(args.out).is_dir():
         raise ValueError(f"--out: {args.out} is a folder; give a file name, e.g. "
                          f"{Path(args.out) / 'game.jsonl'}")
+    if args.out and not Path(args.out).parent.is_dir():  # said before a compile, not after
+        raise ValueError(f"--out: the folder {Path(args.out).parent} does not exist")
     game = 0 if args.game is None else args.game
     if args.source is None:
         if args.setting is not None:

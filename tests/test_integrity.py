@@ -840,6 +840,7 @@ def without_bandits(lines):
       "--quiet"],
      "policies: user policy json:loads cannot be played"),
     (["trace", "--out", "{d}"], "is a folder; give a file name"),
+    (["trace", "--out", "{d}/missing/game.jsonl"], "missing does not exist"),  # before compiling
     (["simulate", "--games", "10", "--out", "{file}/sub"], "Not a directory"),
     (["simulate", "--games", "4611686018427387904", "--out", "{d}"],
      "games: must be an integer from 1 to 1,000,000,000"),
