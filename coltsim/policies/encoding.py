@@ -124,20 +124,20 @@ _SLOT_BANDIT = N_INPUTS
 _PLAYER_LOOT = _SLOT_BANDIT + K.MAX_BANDITS
 _PLAYER_SHOTS = _PLAYER_LOOT + K.MAX_BANDITS
 ENCODE_W = _PLAYER_SHOTS + K.MAX_BANDITS  # room ``out`` needs
-BUF_W = 2 * K.MAX_BANDITS + 1  # room ``buf`` needs: a count per player, then a bandit list
+BUF_W = 3 * K.MAX_BANDITS + 1  # room ``buf`` needs: two counts per player, then a bandit list
 
 
 @njit
-def pending_cards(real, p):
-    """Cards player ``p`` will still put on the pile this round after the decision pending at
-    ``real`` (its remaining player-turns of Schemin'), plus its pile cards the projection cannot
-    resolve (face down and not yet turned over, p not the decider: counted by the caller)."""
-    if real.game[G_PHASE] != PH_SCHEME:
-        return 0
-    turns = turns_of(real, real.rounds[real.game[G_ROUND]])
+def pending_cards(real, counts):
+    """``counts[p]``, for every player ``p``: the cards ``p`` will still put on the pile this
+    round after the decision pending at ``real`` (its remaining player-turns of Schemin')."""
     players = real.game[G_PLAYERS]
+    for p in range(players):
+        counts[p] = 0
+    if real.game[G_PHASE] != PH_SCHEME:
+        return
+    turns = turns_of(real, real.rounds[real.game[G_ROUND]])
     first = real.game[G_FIRST]
-    n = 0
     for t in range(real.game[G_TURN], K.MAX_TURNS):
         letter = turns[t]
         if letter == K.NO_TURN:
@@ -151,8 +151,7 @@ def pending_cards(real, p):
                 q = (first + s // 2) % players
             else:
                 q = (first + s) % players
-            n += q == p
-    return n
+            counts[q] += 1
 
 
 @njit(inline="always")
@@ -202,7 +201,9 @@ def encode(real, q, me, kind, value, out, buf):
             kind_t = q.loot[t, L_KIND]
             if kind_t < 3:
                 out[X_SPOT_LOOT + 3 * w + kind_t] += 0.5
-    unseen = buf  # per player: pile cards the projection dropped (another's, face down)
+    pending = buf  # per player: the cards it will still play this round
+    pending_cards(real, pending)
+    unseen = buf[K.MAX_BANDITS:]  # per player: pile cards the projection dropped (face down)
     for p in range(players):
         unseen[p] = 0
     if real.game[G_PHASE] == PH_SCHEME or real.game[G_PHASE] == PH_STEAL:
@@ -214,7 +215,7 @@ def encode(real, q, me, kind, value, out, buf):
     mine = int(slot_bandit[0])
     my_car = q.bandit[mine, B_CAR]
     my_level = q.bandit[mine, B_LEVEL]
-    sight = buf[K.MAX_BANDITS:]  # (room for every bandit: sight_targets writes one past)
+    sight = buf[2 * K.MAX_BANDITS:]  # (room for every bandit: sight_targets writes one past)
     for s in range(nb):
         b = int(slot_bandit[s])
         o = s * SLOT_W
@@ -234,7 +235,7 @@ def encode(real, q, me, kind, value, out, buf):
         if ability(q, b, ch):
             out[o + S_ABILITY + ch] = 1.0
         out[o + S_MARSHAL_NEAR] = level == K.INSIDE and abs(car - marshal) == 1
-        out[o + S_PENDING] = (pending_cards(real, p) + unseen[p]) / 4.0
+        out[o + S_PENDING] = (pending[p] + unseen[p]) / 4.0
         out[o + S_HAND] = real.ncards[p, Z_HAND] / 6.0
         if s > 0:
             out[o + S_SAME_SPOT] = car == my_car and level == my_level
@@ -271,7 +272,7 @@ def encode(real, q, me, kind, value, out, buf):
             k = card_kind(q.cards[me, Z_DECK, i])
             out[X_MY_HAND + k] += 0.5 * share
             out[X_MY_DECK + k] -= 0.25 * share
-    mine_after = pending_cards(real, me)
+    mine_after = pending[me]
     out[X_MY_TURNS] = mine_after / 4.0
     if kind < 0:  # no decision: a position between rounds
         pass
@@ -312,7 +313,7 @@ def encode(real, q, me, kind, value, out, buf):
     out[X_RACE + 2] = bonus * (lead == 0)
     out[X_LEAD] = loot[me] - best_loot
     out[X_LEAD + 1] = loot[me] - total / (players - 1)
-    _my_spot(real, q, me, mine, out)
+    _my_spot(real, q, me, mine, mine_after, out)
 
 
 @njit(inline="always")
@@ -326,8 +327,9 @@ def _grab(q, spot):
 
 
 @njit
-def _my_spot(real, q, me, b, out):
-    """The ``my_spot`` block for ``me``'s bandit ``b`` (module docstring)."""
+def _my_spot(real, q, me, b, turns, out):
+    """The ``my_spot`` block for ``me``'s bandit ``b``, ``me`` playing ``turns`` more cards this
+    round (module docstring)."""
     car = q.bandit[b, B_CAR]
     level = q.bandit[b, B_LEVEL]
     spot = 2 * car + level
@@ -356,7 +358,6 @@ def _my_spot(real, q, me, b, out):
             opp_here += _grab(q, 2 * q.bandit[o, B_CAR] + q.bandit[o, B_LEVEL])
     out[X_MY_SPOT + 3] = crowd
     out[X_MY_SPOT + 4] = opp_here / max(1, others)
-    turns = pending_cards(real, me)
     robs = 0.0
     playable = 0
     for i in range(q.ncards[me, Z_HAND]):
