@@ -174,6 +174,9 @@ RUNS = {
     "python benchmarks/default_players.py --group exploit --deals 50 --weights NET":
         (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --weights "
                "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group exploit --deals 2000 --seed 20261203":
+        (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --seed 20261203 "
+               "--results {out}.jsonl"),
     "python benchmarks/default_players.py --group top --deals 150 --seed 99 --top PARAMS":
         (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 99 --top "
                   "'{{\"budget\": 4}}' --players 3 --results {out}.jsonl"),
