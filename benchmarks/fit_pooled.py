@@ -35,22 +35,17 @@ def chunks(source: str):
             yield np.load(io.BytesIO(f.read(name)))
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sources", nargs="+")
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--hidden", default="64,32")
-    parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+def load(sources):
+    """The decisions of ``sources`` pooled: ``x`` (float16, one copy in memory), ``meta``, ``y``;
+    games of different sources never mix (each source's game numbers are offset)."""
     sizes = [(len(c["meta"]), c["x"].shape[1], c["meta"].shape[1], c["y"].shape[1])
-             for s in args.sources for c in chunks(s)]
+             for s in sources for c in chunks(s)]
     rows = sum(s[0] for s in sizes)
-    x = np.empty((rows, sizes[0][1]), np.float16)  # (filled chunk by chunk: one copy in memory)
+    x = np.empty((rows, sizes[0][1]), np.float16)  # (filled chunk by chunk)
     meta = np.empty((rows, sizes[0][2]), np.int32)
     y = np.empty((rows, sizes[0][3]), np.float32)
     at, offset = 0, 0
-    for source in args.sources:
+    for source in sources:
         top = offset
         for c in chunks(source):
             n = len(c["meta"])
@@ -59,6 +54,19 @@ def main(argv=None) -> None:
             top = max(top, int(meta[at:at + n, M_GAME].max()) + 1)
             at += n
         offset = top
+    return x, meta, y
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sources", nargs="+")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--hidden", default="64,32")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    x, meta, y = load(args.sources)
+    rows = len(x)
     print(f"{rows:,} options from {', '.join(args.sources)}", flush=True)
     hidden = tuple(int(h) for h in args.hidden.split(",") if h)
     result = fit_options(x, meta, y, hidden=hidden, epochs=args.epochs, seed=args.seed,

@@ -438,6 +438,19 @@ def test_the_learning_curves_of_a_training_by_a_search_fit_options_per_shape(tmp
                     f"{tmp_path / 't'}:1", "--out", str(pooled), "--hidden", "4", "--epochs", "1"],
                    check=True, capture_output=True)
     assert load_net(pooled)[1]["sources"] == [f"{tmp_path / 't'}:1"] * 2
-    table = subprocess.run([sys.executable, str(bench / "regret_by_table.py"), str(tmp_path / "t"),
-                            "1", str(pooled)], check=True, capture_output=True, text=True).stdout
-    assert table.startswith("chunk   0: 2 players") and "pooled.npz agreement" in table
+    regrets = subprocess.run([sys.executable, str(bench / "regret_by_table.py"),
+                              str(tmp_path / "t"), "1", str(pooled)],
+                             check=True, capture_output=True, text=True).stdout
+    assert regrets.startswith("chunk   0: 2 players") and "pooled.npz agreement" in regrets
+    # an ensemble of two networks as one, and one network distilled from it on those decisions
+    nets = [NET_FILE, bench / "results" / "nets" / "980e59570475.npz"]
+    ensemble, distilled = tmp_path / "ensemble.npz", tmp_path / "distilled.npz"
+    subprocess.run([sys.executable, str(bench / "distill.py"), "--nets", *map(str, nets),
+                    "--merged", str(ensemble)], check=True, capture_output=True)
+    x = _rows(np.random.default_rng(5), 200)
+    mean = np.mean([_values(table([load_net(p)[0]], 1)[0], x) for p in nets], axis=0)
+    assert np.allclose(_values(table([load_net(ensemble)[0]], 1)[0], x), mean, atol=1e-4)
+    subprocess.run([sys.executable, str(bench / "distill.py"), f"{tmp_path / 't'}:1", "--nets",
+                    *map(str, nets), "--out", str(distilled), "--hidden", "4", "--epochs", "1"],
+                   check=True, capture_output=True)
+    assert load_net(distilled)[1]["nets"] == [load_net(p)[1]["sha256"] for p in nets]
