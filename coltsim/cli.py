@@ -253,15 +253,13 @@ def _tournament(args) -> None:
 
 
 def _setting_flags(p) -> None:
-    from .policies.catalog import TWO_PLAYER_DEFAULT
     from .setting import DEFAULT_POLICY
 
     p.add_argument("--players", type=int, help="2 to 6 (default 4)")
     p.add_argument("--lineup", help="one bandit per seat, comma-separated; 'random' (default) "
                                     "draws them per game, 'all' plays every line-up in turn")
     p.add_argument("--policies", help="one policy for all, or comma-separated per player "
-                                      f"(default {DEFAULT_POLICY}; {TWO_PLAYER_DEFAULT} "
-                                      "at 2 players)")
+                                      f"(default {DEFAULT_POLICY})")
     p.add_argument("--params", help='policy parameters as JSON, e.g. \'{"rollout": {"budget": '
                                     '32}}\' (default: each policy\'s own)')
     p.add_argument("--rules", help='rule options as JSON, e.g. \'{"neutral_bullets": -1}\' '

@@ -44,9 +44,8 @@ MAX_PLAYERS = 6
 LINEUP_RANDOM = "random"  # each bandit drawn per game (also one entry of a line-up)
 LINEUP_ALL = "all"  # every ordered line-up of characters in turn
 LINEUP_MODES = (LINEUP_RANDOM, LINEUP_ALL)
-# The policy of every seat not told otherwise (coltsim.policies.DEFAULT; in the two-player game
-# the planner: catalog.default_policy): make_setting, experiment files and the command line
-# (trace, simulate) all read it here.
+# The policy of every seat not told otherwise (coltsim.policies.DEFAULT): make_setting,
+# experiment files and the command line (trace, simulate) all read it here.
 DEFAULT_POLICY = catalog.DEFAULT
 SETTING_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.=+-]{0,99}$")
 _USER_POLICY_TEXT = '"package.module:function"'
@@ -291,7 +290,7 @@ def _check_policies(players: int, policies) -> tuple[tuple, dict]:
     allowed = f"{', '.join(catalog.POLICY_NAMES)} or {_USER_POLICY_TEXT}"
     given = policies
     if policies is None:
-        policies = [catalog.default_policy(players)]
+        policies = [DEFAULT_POLICY]
     elif isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     elif callable(policies):

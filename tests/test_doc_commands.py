@@ -184,6 +184,31 @@ RUNS = {
     "--top PARAMS":
         (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 20261203 "
                   "--players 3 --top '{{\"budget\": 4}}' --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --deals 500 --seed 20261203 --players "
+    "3,4,5,6":
+        (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 20261203 "
+                  "--players 4 --results {out}.jsonl"),
+    "python benchmarks/default_players.py --deals 2000 --seed 4242 --weights NET":
+        (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 4242 --weights "
+                  "benchmarks/results/nets/617809847609.npz --results {out}.jsonl"),
+    "python benchmarks/default_players.py --deals 2000 --seed 20261203 --weights "
+    "benchmarks/results/nets/617809847609.npz":
+        (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 20261203 --weights "
+                  "benchmarks/results/nets/617809847609.npz --results {out}.jsonl"),
+    "python benchmarks/distill.py --nets A.npz B.npz C.npz D.npz --merged ENSEMBLE.npz":
+        (SLOW, "python benchmarks/distill.py --nets benchmarks/results/nets/980e59570475.npz "
+               "benchmarks/results/nets/e30aad4538a9.npz benchmarks/results/nets/7005391f6d05.npz "
+               "benchmarks/results/nets/ce6aed6a5703.npz --merged {out}.npz"),
+    "coltsim train FOLDER --teacher 8 --mix --start ENSEMBLE.npz --hidden 64,32 --games 60000 "
+    "--share 0.25 --seed 20261206 --iterations 1":
+        (BY_HAND, "coltsim train {out} --teacher 4 --mix --start "
+                  "benchmarks/results/nets/617809847609.npz --hidden 8 --games 40 --share 0.5 "
+                  "--seed 20261206 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
+                  "--quiet"),
+    "python benchmarks/distill.py FOLDER:1 --nets A.npz B.npz C.npz D.npz --out NET.npz "
+    "--epochs 8":
+        (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
+               "tiny one (slow tier)"),
     "python benchmarks/search_cost.py --measure speed --speed-games 200 --only LABEL":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 --only "
                   "lo-w4-h1-learned-32 --results {out}.jsonl"),

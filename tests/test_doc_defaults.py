@@ -62,10 +62,9 @@ def test_a_settings_defaults_are_the_codes():
     rows = {key: cells[1] for key, cells in
             table(DOCS / "experiments.md", "### A setting's keys").items()}
     stated = re.findall(r'`"([a-z_]+)"`', rows["policies"])
-    assert stated == [catalog.DEFAULT, catalog.TWO_PLAYER_DEFAULT]
-    assert "two-player" in rows["policies"]
+    assert stated == [catalog.DEFAULT]
     assert coltsim.make_setting(4).policies == (catalog.DEFAULT,) * 4
-    assert coltsim.make_setting(2).policies == (catalog.TWO_PLAYER_DEFAULT,) * 2
+    assert coltsim.make_setting(2).policies == (catalog.DEFAULT,) * 2
     assert minimal().settings[0].policies == (catalog.DEFAULT,) * 4
     assert json.loads(code(rows["lineup"])) == coltsim.make_setting(4).lineup
 

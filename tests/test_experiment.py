@@ -67,17 +67,17 @@ def test_defaults_when_keys_are_left_out():
     assert s.lineup == "random" and s.policies == (DEFAULT,) * 4 and s.rules == Rules()
 
 
-def test_the_default_policy_is_learned_but_in_the_two_player_game():
-    # learned's network was trained at 4 players and reads a teammate as a rival: the two-bandit
-    # game keeps the planner (catalog.default_policy), in a sweep as in make_setting
+def test_the_default_policy_is_learned_at_every_player_count():
+    # the two-bandit game included (it kept the planner until learned beat it there), in a sweep
+    # as in make_setting
     assert DEFAULT == "learned"
     e = parse('name = "tiny"\ngames = 10\n[sweep]\nplayers = [2, 3, 6]\n[[settings]]\n'
               'players = 2\nlabel = "two"\nrules = { hand_size = 7 }\n')
     assert [s.policies for s in e.settings] == [
-        ("planner",) * 2, ("learned",) * 3, ("learned",) * 6, ("planner",) * 2]
-    assert make_setting(2).policies == ("planner",) * 2
+        ("learned",) * 2, ("learned",) * 3, ("learned",) * 6, ("learned",) * 2]
+    assert make_setting(2).policies == ("learned",) * 2
     assert make_setting(5).policies == ("learned",) * 5
-    assert make_setting(2, policies="learned").policies == ("learned",) * 2  # asked for: kept
+    assert make_setting(2, policies="planner").policies == ("planner",) * 2  # asked for: kept
 
 
 def test_setting_ids_are_stable_and_depend_only_on_what_is_played():

@@ -10,16 +10,15 @@ parameters (plain Python: what a setting is validated against); ``view`` holds t
 read the position, ``observe`` the observation and the determinisation used by the searches;
 ``seats`` resolves names, presets, parameters and user policies (``"package.module:function"``)
 into a table's seats.  Games are played by coltsim.playout.  ``DEFAULT`` names the policy of
-every seat not told otherwise (``default_policy(players)``: the planner in the two-player game),
-``LADDER`` the built-ins from weakest to strongest at 4 players (``top_rung(players)``: its
-top rung at each count).  See docs/policies.md.
+every seat not told otherwise, ``LADDER`` the built-ins from weakest to strongest at 4 players
+(``top_rung(players)``: its top rung at each count).  See docs/policies.md.
 
 Importing this package loads no numba: the compiled modules load when they are imported.
 """
 from .catalog import (
-    DEFAULT, LADDER, POLICY_NAMES, default_policy, param_names, param_vector, top_rung,
+    DEFAULT, LADDER, POLICY_NAMES, param_names, param_vector, top_rung,
 )
 from .seats import Seats, load_user_policy, resolve_policies
 
-__all__ = ["DEFAULT", "LADDER", "POLICY_NAMES", "Seats", "default_policy", "load_user_policy",
+__all__ = ["DEFAULT", "LADDER", "POLICY_NAMES", "Seats", "load_user_policy",
            "param_names", "param_vector", "resolve_policies", "top_rung"]

@@ -192,15 +192,9 @@ POLICY_NAMES = tuple(POLICIES)
 # The policy of every seat an experiment, a simulation or a trace does not name: the player whose
 # answers agree with the strongest search's (docs/policies.md: the strength curve) and fast enough
 # for million-game studies.  ``learned``'s network was taught by a search at 2 to 6 players
-# (docs/strength-history.md): it beats planners at 3 to 6 players, not yet in the two-bandit
-# game (0.45 against a planner there), whose default stays the planner: :func:`default_policy`.
+# and distilled from four of its networks (docs/strength-history.md): it beats planners at
+# every player count, the two-bandit game included.
 DEFAULT = "learned"
-TWO_PLAYER_DEFAULT = "planner"
-
-
-def default_policy(players: int) -> str:
-    """The policy of every seat not told otherwise at ``players`` players."""
-    return TWO_PLAYER_DEFAULT if players == 2 else DEFAULT
 
 
 # The top rung at each player count: the strongest ``ismcts`` configuration measured there
@@ -209,7 +203,7 @@ def default_policy(players: int) -> str:
 # and the learned network values it.  At 4 players within the speed bar (6e-5 of the reference
 # game's games/s in every seat): 32 playouts, the opponents modelled as planners; at 3, 5 and 6
 # players 64 playouts modelling the opponents as DEFAULT, about a seventh of that speed.  The
-# two-player game (not measured) keeps the 4-player rung: its default is the planner.
+# two-player game (not measured) keeps the 4-player rung.
 _TOP = {"budget": 32, "opponents": "planner", "playout": "planner", "horizon": 1,
         "leaf": "learned", "width": 4}
 _TOP_AGAINST_DEFAULT = dict(_TOP, budget=64, opponents="learned")

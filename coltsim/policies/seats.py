@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
-    default_policy, function_label, param_names, param_vector,
+    DEFAULT, I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
+    function_label, param_names, param_vector,
 )
 from ..words import did_you_mean
 from .weights import load_net, shipped_net, table
@@ -90,14 +90,14 @@ def _compiled(fn, label: str):
 
 
 def resolve_policies(players: int, policies=None, params=None) -> Seats:
-    """One policy per player from ``policies`` (None: ``catalog.default_policy(players)``; one
+    """One policy per player from ``policies`` (None: ``catalog.DEFAULT``; one
     spec for all; or a list).
 
     A spec is a name, ``"package.module:function"`` or a compiled function.  ``params`` maps a
     policy name (or spec string) to its parameters by name, or gives a ``players x N_PARAMS``
     array (user policies read their row as they like)."""
     if policies is None:
-        policies = default_policy(players)
+        policies = DEFAULT
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     elif callable(policies):
