@@ -195,6 +195,9 @@ RUNS = {
     "benchmarks/results/nets/617809847609.npz":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 20261203 --weights "
                   "benchmarks/results/nets/617809847609.npz --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group exploit --deals 200 --seed 20261203":
+        (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --seed 20261203 "
+               "--results {out}.jsonl"),
     "python benchmarks/distill.py --nets A.npz B.npz C.npz D.npz --merged ENSEMBLE.npz":
         (SLOW, "python benchmarks/distill.py --nets benchmarks/results/nets/980e59570475.npz "
                "benchmarks/results/nets/e30aad4538a9.npz benchmarks/results/nets/7005391f6d05.npz "
