@@ -159,11 +159,12 @@ _ALLOCATIONS_SCRIPT = """
 import coltsim
 from numba.core.runtime import rtsys
 fixed = [dict(players=p, policies=policy) for p in (3, 4, 5, 6) for policy in ("random", "greedy")]
-fixed += [dict(players=2), dict(players=4, policies="planner", rules={"advanced": True}),
+fixed += [dict(players=2, policies="planner"),
+          dict(players=4, policies="planner", rules={"advanced": True}),
           dict(players=4, policies=["weighted", "cautious", "random", "random"])]
 search = [dict(players=4, policies=["ismcts", "rollout", "greedy", "random"],  # tests/tables.py
                params={"ismcts": {"budget": 4}, "rollout": {"budget": 4}}),
-          dict(players=4, rules={"advanced": True})]  # the default, learned
+          dict(players=4, rules={"advanced": True}), dict(players=2)]  # the default, learned
 def play(cases, games):  # the kernels a run plays (not the checking ones: test_invariants_...)
     for case in cases:
         coltsim.simulate(coltsim.make_setting(**case), games, workers=1, backend="threading",
