@@ -178,8 +178,7 @@ def make_setting(players: int = 4, lineup=None, policies=None, rules=None, param
         Drawn per game (None / "random"), every ordered line-up in turn ("all"), or one
         character per bandit ("random" entries are drawn).
     policies : str, list of str or functions
-        One policy for every player or one per player (default :data:`DEFAULT_POLICY`; the
-        planner in the two-player game):
+        One policy for every player or one per player (default :data:`DEFAULT_POLICY`):
         built-in names (``coltsim.policies.catalog``), user policies
         ``"package.module:function"``, or compiled functions.
     rules : Rules or dict, optional

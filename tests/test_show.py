@@ -83,7 +83,7 @@ def test_trace_plays_the_default_policy_and_help_says_so(capsys):
         assert main([command, "--help"]) == 0
         out = capsys.readouterr().out
         if command == "trace":
-            assert f"(default {DEFAULT_POLICY}; planner at 2 players)" in " ".join(out.split())
+            assert f"(default {DEFAULT_POLICY})" in " ".join(out.split())
             for flag in ("--players", "--seed", "--game", "--setting", "--out"):
                 assert re.search(rf"{flag} \S+\s+.*\(default", out, re.S), flag
         else:
