@@ -188,6 +188,9 @@ RUNS = {
     "3,4,5,6":
         (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 20261203 "
                   "--players 4 --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --deals 500 --seed 20261203 --players 2":
+        (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 20261203 "
+                  "--players 2 --results {out}.jsonl"),
     "python benchmarks/default_players.py --deals 2000 --seed 4242 --weights NET":
         (BY_HAND, "python benchmarks/default_players.py --deals 2 --seed 4242 --weights "
                   "benchmarks/results/nets/617809847609.npz --results {out}.jsonl"),
