@@ -57,6 +57,7 @@ from ..rules import (
     MAX_ROUNDS, O_ADVANCED, O_DJANGO_PUSH_WITHOUT_BULLETS, O_DRAW_COUNT, O_GHOST_BOTH_HALVES,
     O_GUNSLINGER_BONUS, O_GUNSLINGER_IF_NOBODY_FIRED, O_HAND_SIZE, O_ROOF_MOVE_MAX,
 )
+from .common import grab_value
 from .observe import pile_revealed
 from .view import EXPECTED_PURSE, KIND_VALUE
 
@@ -319,11 +320,7 @@ def encode(real, q, me, kind, value, out, buf):
 @njit(inline="always")
 def _grab(q, spot):
     """What a Robbery on ``spot`` takes: its best token (thousands of dollars)."""
-    best = 0.0
-    for kind in range(K.N_LOOT_KINDS):
-        if q.held[spot, kind] > 0:
-            best = max(best, KIND_VALUE[kind])
-    return best / 1000.0
+    return grab_value(q.held[spot]) / 1000.0
 
 
 @njit

@@ -44,10 +44,11 @@ from ..engine.state import (
 )
 from .. import constants as K
 from .encoding import BUF_W, ENCODE_W, encode
+from .common import pick
 from .heuristic import GREEDY_WEIGHTS, greedy_choice, pick_best
 from .net import net_values
 from .observe import pile_revealed
-from .view import EXPECTED_PURSE, rand_below
+from .view import EXPECTED_PURSE
 
 _MEAN_PURSE = round(EXPECTED_PURSE)  # a purse's value where it is not known
 
@@ -162,16 +163,9 @@ def learned_decide(st, scratch, net, rng):
     values = np.empty(n)
     option_encodings(st, scratch, rng, enc, buf)
     net_values(net, enc, n, values)
-    best = -1e300
-    chosen = 0
-    ties = 0
+    best, chosen, ties = -1e300, 0, 0
     for i in range(n):
-        if values[i] > best + 1e-9:
-            best, chosen, ties = values[i], i, 1
-        elif values[i] >= best - 1e-9:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                chosen = i
+        best, chosen, ties = pick(values[i], best, chosen, ties, i, rng)
     return chosen
 
 
