@@ -287,12 +287,15 @@ def batch_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
     user policies are ``functions`` (``Seats.choosers``, ``Seats.functions``), checking
     invariants if ``check``::
 
-        kernel(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b, out_g)
+        kernel(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b, out_g,
+               rec=None)
 
     plays games ``first_index .. first_index + len(out_g) - 1`` of ``seed`` on the states
     ``states`` (``new_kernel_states()``); game ``g`` uses line-up
     ``lineups[g % len(lineups)]``; player ``p`` plays chooser ``seat_policy[p]`` with parameters
     ``params[p]`` and network ``nets[p]`` (``Seats.nets``) under the rule options ``opts``.
+    With a recorder ``rec`` (policies/recording.py: coltsim train), a share of the decisions
+    is recorded: the same games, except that an explored decision plays a random option.
 
     out_b : int32[games, bandits, RB_N]     out_g : int32[games, RG_N]
 
@@ -300,15 +303,12 @@ def batch_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
     """
     kernel, table = _kernel(_batch, choosers, functions)
     checking = 1 if check else None
-    return lambda *args: kernel(table, checking, *args, None)
 
-
-def recording_kernel(choosers: tuple, functions: tuple = (), check: bool = False):
-    """``batch_kernel`` with a recorder (policies/recording.py) as a last argument: the same
-    games, a share of their decisions recorded (an explored decision plays a random option)."""
-    kernel, table = _kernel(_batch, choosers, functions)
-    checking = 1 if check else None
-    return lambda *args: kernel(table, checking, *args)
+    def play(states, seed, first_index, lineups, seat_policy, params, nets, opts, out_b, out_g,
+             rec=None):
+        kernel(table, checking, states, seed, first_index, lineups, seat_policy, params, nets,
+               opts, out_b, out_g, rec)
+    return play
 
 
 def traced_kernel(choosers: tuple, functions: tuple = ()):
@@ -380,4 +380,4 @@ def new_kernel_states():
 
 __all__ = ["FAIL_ILLEGAL_OPTION", "LOG_W", "RB_N", "RG_N", "Table", "batch_kernel", "choose",
            "check_step", "compile_unit", "first_start", "kernel_parts", "new_kernel_states", "play_game", "play_out",
-           "recording_kernel", "traced_kernel"]
+           "traced_kernel"]

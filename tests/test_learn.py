@@ -11,8 +11,8 @@ from coltsim.cli import main
 from coltsim.engine.scoring import RB_N, RG_N
 from coltsim.learn.config import MIX_MATCHES, MIX_PLAYERS, MIX_RULES, TrainConfig
 from coltsim.learn.fit import _Perceptron, fit, fit_options, targets
-from coltsim.learn.train import Trainer, teacher_params, train
-from coltsim.playout import batch_kernel, new_kernel_states, recording_kernel
+from coltsim.learn.train import Trainer, play_chunk, teacher_params, train
+from coltsim.playout import batch_kernel, new_kernel_states
 from coltsim.policies import resolve_policies
 from coltsim.policies.encoding import ENCODE_W, N_INPUTS, input_names
 from coltsim.policies.net import net_values
@@ -173,9 +173,9 @@ def _record(first, games, cap=4000, share=0.2, explore=0.0, policies="planner", 
     out_b = np.zeros((games, 4, RB_N), np.int32)
     out_g = np.zeros((games, RG_N), np.int32)
     rec = new_recorder(cap, share, explore, teacher=teacher)
-    recording_kernel(seats.choosers)(new_kernel_states(), 9, first, s.lineups(),
-                                     seats.seat_policy, seats.params, seats.nets,
-                                     Rules().to_array(), out_b, out_g, rec)
+    batch_kernel(seats.choosers)(new_kernel_states(), 9, first, s.lineups(), seats.seat_policy,
+                                 seats.params, seats.nets, Rules().to_array(), out_b, out_g,
+                                 rec=rec)
     rows = rec[4][0]
     return out_b, rec[0][:rows], rec[1][:rows], rec[2][:rows], rec[4]
 
@@ -310,6 +310,18 @@ def test_a_mixed_training_plays_every_player_count_as_often_and_every_rule_chang
     assert both == changes  # two iterations: every change
     for players, rules in tables[1] + tables[2]:
         make_setting(players, rules=rules)  # every table is one coltsim plays
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_trainings_match_credits_each_seat_with_its_own_teams_victory(players):
+    """Each seat's victory share per deal, as a training's match counts it: the shares of a
+    deal sum to 1 (a victory shared by m teams counts 1/m), and in the two-player game (two
+    bandits a seat: bandits 0 and 1 are seat 0's) each seat is credited with its own team's."""
+    t = Trainer(TrainConfig(seed=3), None, 1, "loky", None, False, print)
+    job = t.job(["planner", "random", "random"][:players], [None] * players, at=(players, {}))
+    wins = play_chunk(job, 0, 0, 40)[4][0]
+    assert wins.shape == (40, players) and np.allclose(wins.sum(axis=1), 1)
+    assert wins[:, 0].mean() > 1 / players  # the planner wins more than random seats
 
 
 def test_a_training_may_start_from_a_weights_file_named_in_its_identity(tmp_path):

@@ -53,24 +53,23 @@ from __future__ import annotations
 import dataclasses
 import io
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .. import __version__
 from .._jit import announce_compile
-from ..engine.scoring import RB_N, RB_WIN, RG_N, RG_N_WINNERS
+from ..engine.scoring import RB_N, RG_N
 from ..rules import MAX_ROUNDS
-from ..playout import kernel_parts, new_kernel_states, recording_kernel
+from ..playout import kernel_parts
 from ..policies.recording import new_recorder
 from ..policies.weights import (
     load_net, net_bytes, net_hash, read_net_bytes, save_net, shipped_net, table,
 )
-from ..runs.chunk import resolve_seats
+from ..runs.chunk import ChunkJob, play_batch, seat_shares
 from ..runs.folder import Folder
 from ..runs.options import check_backend, check_folder, check_workers
-from ..runs.runner import play_chunks
+from ..runs.runner import chunk_job, play_chunks
 from ..runs.match import play_table
 from ..setting import make_setting
 from ..policies.catalog import param_vector
@@ -82,56 +81,33 @@ ROWS_PER_GAME = 160  # room for a game's recorded positions at a share of 1 (gro
 OPTIONS_PER_DECISION = 6  # rows a decision labelled by a search takes, about (grown if short)
 
 
-@dataclass(frozen=True)
-class TableJob:
-    """A table to play in chunks, small and picklable: the chunk task's argument."""
-
-    seed: int
-    lineups: np.ndarray
-    seat_policy: np.ndarray
-    params: np.ndarray
-    nets: np.ndarray
-    opts: np.ndarray
-    choosers: tuple
-    n_bandits: int
-    share: float = 0.0  # of the decisions recorded (0: a match, nothing recorded)
-    explore: float = 0.0
-    rounds: bool = False  # also every player's position at the first decision of a round
-    teacher: tuple | None = None  # (ismcts parameters, network): labels by a search
-
-
-def play_chunk(job, chunk: int, first: int, n: int):
-    """Play games ``first .. first + n - 1`` of ``job`` (a TableJob, or a dict of each chunk's:
-    a mixed training's); returns ``(chunk, first, n, None, (wins, data))``: each seat's victory
-    share per game (``float64[n, players]``) and, with a share recorded, the chunk's positions
-    as the bytes of an ``.npz`` file (x, meta, y)."""
+def play_chunk(job: ChunkJob, chunk: int, first: int, n: int):
+    """Play games ``first .. first + n - 1`` of ``job`` (or of ``job[chunk]``, a dict of each
+    chunk's job: a mixed training's); returns ``(chunk, first, n, None, (wins, data))``: each
+    seat's victory share per game (``float64[n, players]``) and, with decisions recorded
+    (``job.record``), the chunk's positions as the bytes of an ``.npz`` file (x, meta, y)."""
     if isinstance(job, dict):
         job = job[chunk]
     out_b = np.zeros((n, job.n_bandits, RB_N), np.int32)
     out_g = np.zeros((n, RG_N), np.int32)
-    kernel = recording_kernel(job.choosers)
-    rows = OPTIONS_PER_DECISION * ROWS_PER_GAME if job.teacher is not None else ROWS_PER_GAME
-    cap = int(n * rows * job.share) + 64 if job.share > 0 else 1
-    if job.share > 0 and job.rounds:
-        cap += n * len(job.seat_policy) * MAX_ROUNDS
-    while True:  # a recorder that fills up is grown and the games played again: no row lost
-        rec = new_recorder(cap, job.share, job.explore, job.rounds, job.teacher)
-        kernel(new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
-               job.nets, job.opts, out_b, out_g, rec)
-        if rec[4][1] == 0:
-            break
-        cap *= 2
-    seats = out_b[:, :, RB_WIN] / np.maximum(1, out_g[:, None, RG_N_WINNERS])
-    wins = np.zeros((n, len(job.seat_policy)))
-    for b in range(job.n_bandits):  # a team's share (the 2-player game has two bandits a team)
-        wins[:, b % len(job.seat_policy)] = seats[:, b]
     data = None
-    if job.share > 0:
-        rows = int(rec[4][0])
+    if not job.record:
+        play_batch(job, first, out_b, out_g)
+    else:
+        share, explore, rounds, teacher = job.record
+        per_game = OPTIONS_PER_DECISION * ROWS_PER_GAME if teacher is not None else ROWS_PER_GAME
+        cap = int(n * per_game * share) + 64 + (n * job.players * MAX_ROUNDS if rounds else 0)
+        while True:  # a recorder that fills up is grown and the games played again: no row lost
+            rec = new_recorder(cap, share, explore, rounds, teacher)
+            play_batch(job, first, out_b, out_g, rec)
+            x, meta, y, _, (rows, full, *_) = rec[:5]  # (recording.py's module docstring)
+            if not full:
+                break
+            cap *= 2
         buf = io.BytesIO()
-        np.savez(buf, x=rec[0][:rows].astype(np.float16), meta=rec[1][:rows], y=rec[2][:rows])
+        np.savez(buf, x=x[:rows].astype(np.float16), meta=meta[:rows], y=y[:rows])
         data = buf.getvalue()
-    return chunk, first, n, None, (wins, data)
+    return chunk, first, n, None, (seat_shares(out_b, out_g, job.players), data)
 
 
 class Trainer:
@@ -149,23 +125,22 @@ class Trainer:
         self.say = say
         self.rules = config.checked_rules()
 
-    def job(self, policies, nets, share=0.0, seed=None, at=None, teacher=None) -> TableJob:
+    def job(self, policies, nets, share=0.0, seed=None, at=None, teacher=None) -> ChunkJob:
         """The table of ``policies`` (one per seat), the seats' networks ``nets`` (one per seat,
         None where none is needed), at the table ``at`` (``(players, rules)``; default the
-        configuration's), recorded by ``teacher`` (a network: labels by a search) or by
-        outcome."""
+        configuration's), a ``share`` of its decisions recorded by ``teacher`` (a network:
+        labels by a search) or by outcome."""
         players, rules = at if at is not None else (self.c.players, self.rules)
         s = make_setting(players, policies=policies, rules=rules)
-        seats = resolve_seats(s)
-        rows = [n if n is not None else seats.nets[p] if seats.nets[p].any() else None
+        job = chunk_job(s, self.c.seed if seed is None else seed)
+        rows = [n if n is not None else job.nets[p] if job.nets[p].any() else None
                 for p, n in enumerate(nets)]
-        if teacher is not None:
-            teacher = (teacher_params(players, self.c.teacher), teacher)
-        return TableJob(self.c.seed if seed is None else seed, s.lineups(), seats.seat_policy,
-                        seats.params, table(rows, players), s.rules.to_array(),
-                        seats.choosers, s.n_bandits, float(share),
-                        float(self.c.explore) if share and teacher is None else 0.0,
-                        bool(share) and teacher is None, teacher)
+        record = ()
+        if share and teacher is not None:
+            record = (float(share), 0.0, False, (teacher_params(players, self.c.teacher), teacher))
+        elif share:
+            record = (float(share), float(self.c.explore), True, None)
+        return dataclasses.replace(job, nets=table(rows, players), record=record)
 
     def table_of(self, k: int, chunk: int) -> tuple:
         """The table ``(players, rules)`` chunk ``chunk`` of iteration ``k`` is played at: with
@@ -194,9 +169,9 @@ class Trainer:
                 on_done(chunk, lo, n, result)
                 bar.update(n)
             if todo:
-                parts = kernel_parts("recording", one.choosers)
+                parts = kernel_parts("recording" if one.record else "batch", one.choosers)
                 with announce_compile(parts, bar.write if self.progress else None):
-                    play_chunk(dataclasses.replace(one, share=0.0), 0, first, 1)
+                    play_chunk(one, 0, first, 1)
                 play_chunks(play_chunk, job, todo, self.backend, self.workers, self.scheduler,
                             done_one)
 

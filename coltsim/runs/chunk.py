@@ -60,6 +60,9 @@ class ChunkJob:
     token: str = ""  # names the run's temporary files
     holds: str = "{}"  # what the chunk files record of their games (storage.chunk_holds), JSON
     new_cards: tuple = ()  # names of a designer's round cards (rules option new_cards)
+    # coltsim train's recorder, (share, explore, rounds, teacher) of policies/recording.py's
+    # new_recorder: the decisions it records (learn/train.py); () records nothing.
+    record: tuple = ()
 
 
 def run_chunk(job: ChunkJob, chunk: int, first: int, n: int):
@@ -128,15 +131,25 @@ def resolve_seats(setting) -> Seats:
         raise _user_policy_error(setting.policies, e) from None
 
 
-def play_batch(job: ChunkJob, first: int, out_b: np.ndarray, out_g: np.ndarray) -> None:
+def play_batch(job: ChunkJob, first: int, out_b: np.ndarray, out_g: np.ndarray,
+               rec=None) -> None:
     """Play games ``first .. first + len(out_g) - 1`` of ``job`` into ``out_b`` and ``out_g``
-    with its table's kernel (the games one after another, without the GIL).  A user policy that
-    numba cannot compile (or that fails while playing) is the user's mistake, a ``ValueError``
-    naming it among the job's policies."""
+    with its table's kernel (the games one after another, without the GIL), recording
+    decisions into the recorder ``rec`` if given.  A user policy that numba cannot compile (or
+    that fails while playing) is the user's mistake, a ``ValueError`` naming it among the job's
+    policies."""
     args = (new_kernel_states(), job.seed, first, job.lineups, job.seat_policy, job.params,
-            job.nets, job.opts, out_b, out_g)
+            job.nets, job.opts, out_b, out_g, rec)
     call_kernel(batch_kernel(job.choosers, job.functions, job.check), args, job.policies,
                 job.functions)
+
+
+def seat_shares(out_b: np.ndarray, out_g: np.ndarray, players: int) -> np.ndarray:
+    """Each seat's share of the victory in each game, ``float64[games, players]`` (a victory
+    shared by ``m`` teams counts ``1/m``): its first bandit's (the two-player game seats two
+    bandits a player, ``b // 2`` the seat of bandit ``b``, each with its team's result)."""
+    first = np.arange(players) * (out_b.shape[1] // players)
+    return out_b[:, first, RB_WIN] / np.maximum(out_g[:, None, RG_N_WINNERS], 1)
 
 
 def call_kernel(kernel, args, policies, functions) -> None:

@@ -64,10 +64,11 @@ def play_seats(rules=None, lineup=None):
     default parameters): each seating is played by the table's batch kernel in this process,
     every seat with its own parameter row, under ``rules`` (default ``coltsim.Rules()``) and
     ``lineup`` (default drawn per game)."""
-    from ..engine.scoring import RB_N, RB_TEAM, RB_WIN, RG_N, RG_N_WINNERS
+    from ..engine.scoring import RB_N, RG_N
     from ..playout import batch_kernel, new_kernel_states
     from ..policies import param_vector, resolve_policies
     from ..setting import make_setting
+    from .chunk import seat_shares
 
     def play(seating, games, seed):
         players = len(seating)
@@ -81,9 +82,6 @@ def play_seats(rules=None, lineup=None):
         opts = setting.rules.to_array()
         batch_kernel(seats.choosers)(new_kernel_states(), seed, 0, setting.lineups(),
                                      seats.seat_policy, seats.params, seats.nets, opts, out_b, out_g)
-        # A seat's first bandit (the 2-player game seats two: a team's result is on both).
-        team = out_b[0, :, RB_TEAM]
-        first = [int(np.flatnonzero(team == s)[0]) for s in range(players)]
-        return out_b[:, first, RB_WIN] / np.maximum(out_g[:, None, RG_N_WINNERS], 1)
+        return seat_shares(out_b, out_g, players)
 
     return play
