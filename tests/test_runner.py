@@ -530,9 +530,10 @@ def test_a_failed_game_stops_the_run_and_is_not_written(tmp_path, monkeypatch):
     def failing_kernel(choosers, functions, check):
         kernel = real(choosers, functions, check)
 
-        def play(states, seed, first, *args):
-            kernel(states, seed, first, *args)
-            out_g = args[-1]
+        def play(states, seed, first, lineups, seat_policy, params, nets, opts, out_b, out_g,
+                 rec=None):
+            kernel(states, seed, first, lineups, seat_policy, params, nets, opts, out_b, out_g,
+                   rec)
             if first <= 250 < first + len(out_g):
                 out_g[250 - first, RG_FAIL] = 3  # as the invariant check would
         return play
