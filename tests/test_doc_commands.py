@@ -215,6 +215,16 @@ RUNS = {
     "--epochs 8":
         (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
                "tiny one (slow tier)"),
+    "python benchmarks/distill.py FOLDER:1 --nets A.npz B.npz C.npz D.npz E.npz --out NET.npz "
+    "--epochs 8":
+        (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
+               "tiny one (slow tier)"),
+    "coltsim train FOLDER --players 3 --teacher 64 --start coltsim/policies/learned.npz --hidden "
+    "64,32 --games 60000 --share 0.25 --seed 20261213 --iterations 1":
+        (BY_HAND, "coltsim train {out} --players 3 --teacher 4 --start "
+                  "coltsim/policies/learned.npz --hidden 8 --games 40 --share 0.5 "
+                  "--seed 20261213 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
+                  "--quiet"),
     "python benchmarks/search_cost.py --measure speed --speed-games 200 --only LABEL":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 --only "
                   "lo-w4-h1-learned-32 --results {out}.jsonl"),
