@@ -389,14 +389,19 @@ def teacher_noise_section(rows: list[dict]) -> str:
            "`python benchmarks/teacher_noise.py`: the same decisions of games of the default "
            "searched twice, independently, by the teacher of each budget; how often the two "
            "choose alike and the regret between them, beside the student's agreement and regret "
-           "against the first (regret per decision, times the player count).\n"]
+           "against the first (regret per decision, times the player count), and both "
+           "regrets on the decisions of the game's last round (rows that record it).\n"]
+
+    def last(r, who):
+        return f"{r['last_round'][who + '_regret_x_players']:.4f}" if "last_round" in r else "—"
     out.append(table(["players", "playouts", "games", "seed", "weights", "decisions",
                       "searches agree", "their regret x players", "student agrees",
-                      "its regret x players"],
+                      "its regret x players", "last round: theirs", "last round: its"],
                      [[str(r["players"]), str(r["budget"]), number(r["games"]), str(r["seed"]),
                        f"`{r['weights']}`", number(r["decisions"]),
                        f"{r['search_agreement']:.3f}", f"{r['search_regret_x_players']:.4f}",
-                       f"{r['student_agreement']:.3f}", f"{r['student_regret_x_players']:.4f}"]
+                       f"{r['student_agreement']:.3f}", f"{r['student_regret_x_players']:.4f}",
+                       last(r, "search"), last(r, "student")]
                       for r in rows]))
     return "\n".join(out)
 

@@ -1,12 +1,14 @@
 """How well networks choose as the search did, table by table, on a training's recorded decisions.
 
-    python benchmarks/regret_by_table.py FOLDER ITERATION NET.npz [NET.npz ...]
+    python benchmarks/regret_by_table.py FOLDER ITERATION NET.npz [NET.npz ...] [--by-round]
 
 FOLDER is a ``coltsim train --teacher N`` folder; for each chunk of iteration ``ITERATION`` (each
 played at one table: ``Trainer.table_of``) and each weights file: the share of the decisions
 where the network's best option is the search's choice, and its regret (the search's value of
 its choice minus that of the network's, per decision) times the player count, so that tables of
-different fair shares compare.  A network fitted on other iterations sees these decisions fresh.
+different fair shares compare; with ``--by-round``, the same for the decisions of each round
+and each round's share of the regret.  A network fitted on other iterations sees these
+decisions fresh.
 Not a test: a minute per iteration.
 """
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 
 from coltsim.learn.fit import _argmax, _Decisions
 from coltsim.learn.train import Trainer, chunk_names
+from coltsim.policies.recording import M_ROUND
 from coltsim.policies.weights import HEADER, load_net
 from coltsim.runs.folder import Folder
 
@@ -46,6 +49,7 @@ def main(argv=None) -> None:
     parser.add_argument("folder")
     parser.add_argument("iteration", type=int)
     parser.add_argument("nets", nargs="+")
+    parser.add_argument("--by-round", action="store_true")
     args = parser.parse_args(argv)
     config = load_config(args.folder)
     trainer = Trainer(config, None, 1, "loky", None, False, print)
@@ -60,10 +64,17 @@ def main(argv=None) -> None:
             players, rules = trainer.table_of(args.iteration, c)
             line = [f"chunk {c:3d}: {players} players {json.dumps(rules) if rules else ''}"
                     f" ({len(d.start):,} decisions)"]
+            rounds = data["meta"][d.start, M_ROUND]
             for label, net in nets:
                 mine = _argmax(values(net, x).astype(np.float64), d.start, group)
+                regret = (d.q[d.choice] - d.q[mine]) * players
                 line.append(f"{label} agreement {np.mean(mine == d.choice):.3f} regret x "
-                            f"players {np.mean(d.q[d.choice] - d.q[mine]) * players:.4f}")
+                            f"players {np.mean(regret):.4f}")
+                for r in np.unique(rounds) if args.by_round else ():
+                    at = rounds == r
+                    line.append(f"round {r + 1}: agreement {np.mean(mine[at] == d.choice[at]):.3f}"
+                                f" regret x players {np.mean(regret[at]):.4f}, "
+                                f"{regret[at].sum() / regret.sum():.0%} of the regret")
             print(" | ".join(line), flush=True)
 
 

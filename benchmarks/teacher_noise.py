@@ -12,7 +12,8 @@ so the decisions both runs label after a game's first unlabelled one are searche
 independently.  On those decisions it prints the share where the two searches choose the same
 option and the regret between them (the first search's value of its choice minus that of the
 second's, per decision, times the player count, as benchmarks/regret_by_table.py), and the
-student's agreement and regret against the first search on the same decisions.  If two searches
+student's agreement and regret against the first search on the same decisions, and both regrets
+on the decisions of the game's last round and of the rounds before.  If two searches
 of one budget agree little more than the student agrees with one, the labels, not the student,
 limit what a fit can learn; a larger budget is the lever when its searches agree more.
 Appends a row per table and budget to ``--results`` (default
@@ -31,7 +32,7 @@ import numpy as np
 from coltsim.learn.config import TrainConfig
 from coltsim.learn.fit import _Decisions
 from coltsim.learn.train import Trainer, play_chunk
-from coltsim.policies.recording import M_DECISION, M_GAME
+from coltsim.policies.recording import M_DECISION, M_GAME, M_ROUND
 from coltsim.policies.weights import load_net, shipped_net
 
 from regret_by_table import values
@@ -80,12 +81,19 @@ def compare(players, a, b, net):
     v = values(net, xa).astype(np.float64)
     mine = np.array([da.start[i] + int(np.argmax(v[da.start[i]:da.start[i] + da.size[i]]))
                      for i in ia])
+    search_regret = (best - da.q[da.start[ia] + option_b]) * players
+    student_regret = (best - da.q[mine]) * players
+    last = ma[da.start[ia], M_ROUND] == ma[:, M_ROUND].max()  # the game's last round
     return {"decisions": int(len(ia)),
             "search_agreement": float(np.mean(option_a == option_b)),
-            "search_regret_x_players": float(np.mean(best - da.q[da.start[ia] + option_b])
-                                             * players),
+            "search_regret_x_players": float(np.mean(search_regret)),
             "student_agreement": float(np.mean(mine == da.choice[ia])),
-            "student_regret_x_players": float(np.mean(best - da.q[mine]) * players)}
+            "student_regret_x_players": float(np.mean(student_regret)),
+            "last_round": {"decisions": int(last.sum()),
+                           "search_regret_x_players": float(np.mean(search_regret[last])),
+                           "student_regret_x_players": float(np.mean(student_regret[last]))},
+            "earlier_rounds": {"search_regret_x_players": float(np.mean(search_regret[~last])),
+                               "student_regret_x_players": float(np.mean(student_regret[~last]))}}
 
 
 def main(argv=None) -> None:

@@ -225,6 +225,15 @@ RUNS = {
                   "coltsim/policies/learned.npz --hidden 8 --games 40 --share 0.5 "
                   "--seed 20261213 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
                   "--quiet"),
+    "python benchmarks/regret_by_table.py FOLDER 1 NET.npz --by-round":
+        (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
+               "tiny one (slow tier)"),
+    "python benchmarks/last_round.py FOLDER":
+        (SKIP, "needs the folder of a training by a search at one table: tests/test_learn.py "
+               "runs it on a tiny one (slow tier)"),
+    "python benchmarks/teacher_noise.py --players 3,4 --games 1000 --budgets 64":
+        (BY_HAND, "python benchmarks/teacher_noise.py --players 3 --games 2 --budgets 4 "
+                  "--results {out}.jsonl"),
     "python benchmarks/search_cost.py --measure speed --speed-games 200 --only LABEL":
         (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 --only "
                   "lo-w4-h1-learned-32 --results {out}.jsonl"),

@@ -451,9 +451,10 @@ def test_the_learning_curves_of_a_training_by_a_search_fit_options_per_shape(tmp
                    check=True, capture_output=True)
     assert load_net(pooled)[1]["sources"] == [f"{tmp_path / 't'}:1"] * 2
     regrets = subprocess.run([sys.executable, str(bench / "regret_by_table.py"),
-                              str(tmp_path / "t"), "1", str(pooled)],
+                              str(tmp_path / "t"), "1", str(pooled), "--by-round"],
                              check=True, capture_output=True, text=True).stdout
     assert regrets.startswith("chunk   0: 2 players") and "pooled.npz agreement" in regrets
+    assert "| round 1: agreement" in regrets and "of the regret" in regrets
     # an ensemble of two networks as one, and one network distilled from it on those decisions
     nets = [NET_FILE, bench / "results" / "nets" / "980e59570475.npz"]
     ensemble, distilled = tmp_path / "ensemble.npz", tmp_path / "distilled.npz"
@@ -466,3 +467,11 @@ def test_the_learning_curves_of_a_training_by_a_search_fit_options_per_shape(tmp
                     *map(str, nets), "--out", str(distilled), "--hidden", "4", "--epochs", "1"],
                    check=True, capture_output=True)
     assert load_net(distilled)[1]["nets"] == [load_net(p)[1]["sha256"] for p in nets]
+    # a training at one table: its last round's decisions fitted alone, beside the shipped network
+    one = TrainConfig(seed=3, players=3, iterations=1, games=2100, share=0.05, teacher=4,
+                      hidden=(8,), epochs=1, match_deals=2, report_deals=2)
+    train(tmp_path / "one", one, workers=1, progress=False, say=lambda s: None)
+    last = subprocess.run([sys.executable, str(bench / "last_round.py"), str(tmp_path / "one"),
+                           "--train", "1", "--test", "1", "--epochs", "1"],
+                          check=True, capture_output=True, text=True).stdout
+    assert "shipped network: " in last and "fitted on the last round alone: " in last
