@@ -13,7 +13,7 @@ type of its arguments, and a table's numba type is its choosers' codes (:class:`
 through numba's public extension API), so a kernel is compiled, and cached on disk, once per
 table, with exactly the choosers of that table called directly: a setting that plays only
 ``random`` compiles the engine and ``random``, nothing else.  The dispatch on the deciding seat
-is inlined into the kernel (numba inlines ``choose`` before typing), so that
+is inlined into the kernel (``choose`` is an overload that numba inlines before typing), so that
 it is no compiled unit of its own.  A table with user policies (``"user:k"``) is compiled once
 per process (``cache=False``): the user's functions cannot be cached with coltsim's code.
 
@@ -31,7 +31,7 @@ import numba
 import numpy as np
 from numba import types
 from numba.extending import (
-    NativeValue, intrinsic, models, register_model, typeof_impl, unbox,
+    NativeValue, intrinsic, models, overload, register_model, typeof_impl, unbox,
 )
 
 from ._jit import njit
@@ -157,10 +157,6 @@ ask_chooser = _ask_chooser_in_python if numba.config.DISABLE_JIT else _ask_choos
 # compiles the engine's functions and the choosers it calls once for all of them (a separate
 # function would link and optimise the engine again).
 _inlined = functools.partial(numba.njit, cache=False, nogil=True, inline="always")
-# What a kernel does with an optional argument (a recorder, a trace log, the checks): a unit of
-# its own, where numba prunes the branch an argument of None does not take, so that a kernel
-# without it compiles none of it.
-_optional = functools.partial(numba.njit, cache=False, nogil=True)
 
 
 @_inlined
@@ -182,14 +178,20 @@ def choose(table, st, scratch, nets):
     return ask_chooser(table, 5, st, scratch, nets[p])
 
 
-@_optional
 def record_decision(rec, st, scratch, i):
     """With a recorder (not None: policies/recording.py), record the pending decision whose
-    chosen option is ``i``; returns the option to play (a recorder may explore)."""
+    chosen option is ``i``; returns the option to play (a recorder may explore).  Compiled, a
+    kernel without a recorder compiles none of it (the overload below)."""
     return i if rec is None else recording.record_decision(rec, st, scratch, i)
 
 
-@_optional
+@overload(record_decision, jit_options={"nogil": True})
+def _record_decision_overload(rec, st, scratch, i):
+    if isinstance(rec, types.NoneType):
+        return lambda rec, st, scratch, i: i
+    return lambda rec, st, scratch, i: recording.record_decision(rec, st, scratch, i)
+
+
 def record_game(rec, st, seed, game_index, out_b, out_g):
     """With a recorder: a game starts (``out_b`` None) or is over and scored (its rows get
     their outcomes)."""
@@ -200,22 +202,47 @@ def record_game(rec, st, seed, game_index, out_b, out_g):
             recording.record_finish(rec, st, out_b, out_g)
 
 
-@_optional
+@overload(record_game, jit_options={"nogil": True})
+def _record_game_overload(rec, st, seed, game_index, out_b, out_g):
+    if isinstance(rec, types.NoneType):
+        return lambda rec, st, seed, game_index, out_b, out_g: None
+    if isinstance(out_b, types.NoneType):
+        return lambda rec, st, seed, game_index, out_b, out_g: recording.record_start(
+            rec, seed, game_index)
+    return lambda rec, st, seed, game_index, out_b, out_g: recording.record_finish(
+        rec, st, out_b, out_g)
+
+
 def record_step(log, st, n):
-    """Append the notes of the last step to ``log`` (none: no trace); returns the rows written."""
+    """Append the notes of the last step to ``log`` (none: no trace); returns the rows written.
+
+    Compiled, a kernel without a log compiles none of the trace (the overload below)."""
     return n if log is None else drain_records(st, log, n)
 
 
-@_optional
+@overload(record_step, jit_options={"nogil": True})
+def _record_step_overload(log, st, n):
+    if isinstance(log, types.NoneType):
+        return lambda log, st, n: n
+    return lambda log, st, n: drain_records(st, log, n)
+
+
 def check_step(check, st, checked):
     """With ``check`` (not None), check the invariants if a card or an event resolved since
     checkpoint ``checked`` (the first broken one goes to ``game[G_FAIL]``); returns the
-    checkpoint checked."""
+    checkpoint checked.  Compiled, a kernel that does not check compiles no check."""
     if check is not None and st.game[G_CHECKPOINT] != checked:
         if st.game[G_FAIL] == 0:
             st.game[G_FAIL] = check_invariants(st)
         return st.game[G_CHECKPOINT]
     return checked
+
+
+@overload(check_step, jit_options={"nogil": True})
+def _check_step_overload(check, st, checked):
+    if isinstance(check, types.NoneType):
+        return lambda check, st, checked: checked
+    return check_step
 
 
 @_inlined

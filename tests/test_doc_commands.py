@@ -173,6 +173,8 @@ RUNS = {
     "python benchmarks/engine_speed.py --policy learned --games 20000 --workers 2":
         (SLOW, "python benchmarks/engine_speed.py --policy learned --games 200 --workers 1 "
                "--reference-games 1000"),
+    "python benchmarks/engine_speed.py --games 400000 --workers 2":
+        (SLOW, "python benchmarks/engine_speed.py --games 200 --workers 1 --reference-games 1000"),
     "python benchmarks/default_players.py --group exploit --deals 50 --weights NET":
         (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --weights "
                "benchmarks/results/nets/980e59570475.npz --results {out}.jsonl"),
