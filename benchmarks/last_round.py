@@ -19,14 +19,14 @@ import io
 
 import numpy as np
 
-from coltsim.learn.fit import _argmax, _Decisions, fit_options
+from coltsim.learn.fit import _Decisions, fit_options
 from coltsim.learn.train import chunk_names
 from coltsim.policies.recording import M_ROUND
 from coltsim.policies.weights import shipped_net
 from coltsim.runs.folder import Folder
 
 from learning_curves import load_config
-from regret_by_table import values
+from regret_by_table import choices
 
 
 def last_round(f: Folder, names: list[str]):
@@ -40,8 +40,7 @@ def last_round(f: Folder, names: list[str]):
 
 def score(net, x, meta, y, players: int) -> str:
     d = _Decisions(meta, y)
-    group = np.repeat(np.arange(len(d.start)), d.size)
-    mine = _argmax(values(net, x.astype(np.float32)).astype(np.float64), d.start, group)
+    mine = choices(net, x.astype(np.float32), d)
     return (f"{len(d.start):,} decisions, agreement {np.mean(mine == d.choice):.3f}, regret x "
             f"players {np.mean(d.q[d.choice] - d.q[mine]) * players:.4f}")
 

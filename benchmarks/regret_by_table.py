@@ -44,6 +44,12 @@ def values(net: np.ndarray, x: np.ndarray) -> np.ndarray:
     return h @ net[4:4 + n_out]
 
 
+def choices(net: np.ndarray, x: np.ndarray, d: _Decisions) -> np.ndarray:
+    """The row of the option ``net`` values most in each decision of ``d`` (options ``x``)."""
+    group = np.repeat(np.arange(len(d.start)), d.size)
+    return _argmax(values(net, x).astype(np.float64), d.start, group)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder")
@@ -60,13 +66,12 @@ def main(argv=None) -> None:
                 continue
             data = np.load(io.BytesIO(f.read(name)))
             x, d = data["x"].astype(np.float32), _Decisions(data["meta"], data["y"])
-            group = np.repeat(np.arange(len(d.start)), d.size)
             players, rules = trainer.table_of(args.iteration, c)
             line = [f"chunk {c:3d}: {players} players {json.dumps(rules) if rules else ''}"
                     f" ({len(d.start):,} decisions)"]
             rounds = data["meta"][d.start, M_ROUND]
             for label, net in nets:
-                mine = _argmax(values(net, x).astype(np.float64), d.start, group)
+                mine = choices(net, x, d)
                 regret = (d.q[d.choice] - d.q[mine]) * players
                 line.append(f"{label} agreement {np.mean(mine == d.choice):.3f} regret x "
                             f"players {np.mean(regret):.4f}")
