@@ -270,6 +270,37 @@ def test_no_policy_reads_hidden_information(players, rules, name):
     assert differ == 0
 
 
+@jit
+def _search_or_learned(table, states, seed, n_games, lineup, nets, learned_id):
+    """Random games of a table of ``ismcts`` with ``rounds = 1``: at every decision, its answer
+    and ``learned``'s (the seat's id switched to ``learned_id``) on copies of the state; the
+    decisions and the disagreements before the last round and in it."""
+    st = states[GAME]
+    seen = np.zeros((2, 2), np.int64)  # [before the last round, in it] x [decisions, differ]
+    for g in range(n_games):
+        setup_game(st, seed, g, lineup)
+        while advance(st):
+            p = st.game[G_PEND_PLAYER]
+            copy_state(states, COPY_A, st)
+            copy_state(states, COPY_B, st)
+            states[COPY_B].seat_policy[p] = learned_id
+            last = 1 if st.game[G_ROUND] == st.game[G_N_ROUNDS] - 1 else 0
+            seen[last, 0] += 1
+            seen[last, 1] += choose(table, states[COPY_A], states[SCRATCH:], nets) != \
+                choose(table, states[COPY_B], states[SCRATCH:], nets)
+            apply(st, randint(st.rng, RNG_DECIDE + p, st.game[G_PEND_N]))
+    return seen
+
+
+def test_ismcts_searches_only_its_last_rounds():
+    """``rounds = 1``: every decision before the game's last round is learned's (its network),
+    the last round's are searched."""
+    states, lineup = _seated(4, Rules(), ["ismcts"], {"ismcts": dict(SEARCH["ismcts"], rounds=1)})
+    seen = _search_or_learned(TABLE, states, 3, 3, lineup, NETS, KEY.index("learned"))
+    assert seen[0, 0] > 100 and seen[0, 1] == 0
+    assert seen[1, 0] > 20 and seen[1, 1] > 0
+
+
 # --- the observation and the sampled worlds -------------------------------------------------------
 @jit
 def _check_any_phase(states, st):

@@ -32,8 +32,8 @@ A table's kernel compiles exactly the choosers of its seats (coltsim.playout).
 """
 from .._jit import njit
 from ..engine.rng import RNG_DECIDE
-from ..engine.state import G_PEND_KIND, G_PEND_N, G_PEND_PLAYER
-from .catalog import PLAYOUT_NAMES
+from ..engine.state import G_N_ROUNDS, G_PEND_KIND, G_PEND_N, G_PEND_PLAYER, G_ROUND
+from .catalog import I_ROUNDS, PLAYOUT_NAMES
 from .heuristic import weighted_policy
 from .ismcts import ismcts_policy
 from .learned import compile_ahead
@@ -77,8 +77,12 @@ def choose_rollout(st, scratch, net, playout):
 @njit
 def choose_ismcts(st, scratch, net, playout, opponents):
     """``ismcts`` with the models number ``playout`` (after the tree) and ``opponents`` (inside
-    it), both constants (``learned`` with the network ``net``)."""
+    it), both constants (``learned`` with the network ``net``); before the last ``rounds``
+    rounds (a parameter above 0), ``learned``."""
     player = st.game[G_PEND_PLAYER]
+    rounds = st.params[player, I_ROUNDS]
+    if rounds >= 1 and st.game[G_ROUND] < st.game[G_N_ROUNDS] - rounds:
+        return model_learned(st, scratch, net)
     n = st.game[G_PEND_N]
     obs = scratch[0]
     observe(st, player, obs)

@@ -148,6 +148,7 @@ I_OPPONENTS = 4
 I_HORIZON = 5
 I_LEAF = 6
 I_WIDTH = 7
+I_ROUNDS = 8
 LEAF_NAMES = ("score", "learned")  # how a playout stopped at the horizon is valued
 MAX_WIDTH = 64  # above every decision's option count
 DEFAULT_ISMCTS_BUDGET = 128
@@ -166,6 +167,9 @@ ISMCTS_PARAMS = (
     # options searched at the root: the ``width`` that learned's value (its network) ranks
     # best, and the playout model's choice; 0: every option
     Param("width", 0, whole=True, minimum=0, maximum=MAX_WIDTH),
+    # the game's last ``rounds`` rounds are searched, every decision before them is learned's
+    # (its network); 0: every round
+    Param("rounds", 0, whole=True, minimum=0, maximum=MAX_HORIZON),
 )
 
 # --- the built-in policies, in the order the docs list them -----------------------------------

@@ -55,6 +55,8 @@ Parameters (``params[I_*]``; see catalog.py):
 ``horizon``      rounds played before scoring the position (default 2); 0 plays to the end
 ``leaf``         at the horizon: the score as the game would end there, or ``learned``'s value
 ``width``        options searched at the root (0: all; else the ``width`` best by the value)
+``rounds``       the game's last rounds searched (0: all); before them the seat plays ``learned``
+                 (builtin.choose_ismcts)
 ===============  ===============================================================================
 
 The two models are policies of fixed parameters (models.py) compiled into the search: the

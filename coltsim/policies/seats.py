@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalog import (
-    DEFAULT, I_LEAF, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY, compiled_as,
-    function_label, param_names, param_vector,
+    DEFAULT, I_LEAF, I_ROUNDS, I_WIDTH, LEAF_NAMES, N_PARAMS, POLICY_NAMES, USER_POLICY,
+    compiled_as, function_label, param_names, param_vector,
 )
 from ..words import did_you_mean
 from .weights import load_net, shipped_net, table
@@ -154,9 +154,10 @@ def resolve_policies(players: int, policies=None, params=None) -> Seats:
 def _seat_net(name: str, code: str, row, params: dict | None):
     """The network a seat playing ``name`` (chooser ``code``, parameter row ``row``) needs, or
     None: its ``weights`` file, or the shipped network, for ``learned``, for a search modelling
-    it and for ismcts valuing its leaves or ranking its root's options with it."""
+    it and for ismcts valuing its leaves, ranking its root's options or playing the rounds it
+    does not search with it."""
     needs = "learned" in code.split(":") or (name == "ismcts" and (
-        LEAF_NAMES[int(row[I_LEAF])] == "learned" or row[I_WIDTH] > 0))
+        LEAF_NAMES[int(row[I_LEAF])] == "learned" or row[I_WIDTH] > 0 or row[I_ROUNDS] > 0))
     if not needs:
         return None
     if params and params.get("weights"):
