@@ -53,6 +53,15 @@ CONFIGS = {
                             "horizon": 1, "leaf": "learned", "width": 4},
     "lo-w4-h1-learned-64": {"budget": 64, "opponents": "learned", "playout": "planner",
                             "horizon": 1, "leaf": "learned", "width": 4},
+    # only the game's last rounds searched (``rounds``), the network playing the others
+    "r1-lo-w4-h1-learned-64": {"budget": 64, "opponents": "learned", "playout": "planner",
+                               "horizon": 1, "leaf": "learned", "width": 4, "rounds": 1},
+    "r2-lo-w4-h1-learned-64": {"budget": 64, "opponents": "learned", "playout": "planner",
+                               "horizon": 1, "leaf": "learned", "width": 4, "rounds": 2},
+    "r1-lo-w4-h1-learned-256": {"budget": 256, "opponents": "learned", "playout": "planner",
+                                "horizon": 1, "leaf": "learned", "width": 4, "rounds": 1},
+    "r2-lo-w4-h1-learned-128": {"budget": 128, "opponents": "learned", "playout": "planner",
+                                "horizon": 1, "leaf": "learned", "width": 4, "rounds": 2},
 }
 
 
