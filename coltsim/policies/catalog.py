@@ -202,15 +202,17 @@ DEFAULT = "learned"
 
 
 # The top rung at each player count: the strongest ``ismcts`` configuration measured there
-# against a table of DEFAULT (docs/strength-history.md: a stronger top rung).  Its root searches
-# the four options the network ranks best (and the planner's), each playout ends with the round
-# and the learned network values it.  At 4 players within the speed bar (6e-5 of the reference
-# game's games/s in every seat): 32 playouts, the opponents modelled as planners; at 3, 5 and 6
-# players 64 playouts modelling the opponents as DEFAULT, about a seventh of that speed.  The
-# two-player game keeps the 4-player rung (about 1.1 x the fair share there; none chosen for it).
-_TOP = {"budget": 32, "opponents": "planner", "playout": "planner", "horizon": 1,
-        "leaf": "learned", "width": 4}
-_TOP_AGAINST_DEFAULT = dict(_TOP, budget=64, opponents="learned")
+# against a table of DEFAULT within the speed bar at 4 players (docs/strength-history.md: a
+# stronger top rung).  Its root searches the four options the network ranks best (and the
+# planner's).  At 4 players (the bar: 6e-5 of the reference game's games/s in every seat) it
+# searches the game's last round only, 128 playouts to the game's end modelling the others as
+# planners, and plays every earlier decision as DEFAULT's network does; at 3, 5 and 6 players
+# it searches every round, 64 playouts modelling the opponents as DEFAULT, each ended with the
+# round and valued there by the network, about a seventh of the 4-player speed.  The two-player
+# game keeps the 4-player rung (none chosen for it).
+_TOP = {"budget": 128, "opponents": "planner", "playout": "planner", "width": 4, "rounds": 1}
+_TOP_AGAINST_DEFAULT = {"budget": 64, "opponents": "learned", "playout": "planner",
+                        "horizon": 1, "leaf": "learned", "width": 4}
 TOP_RUNGS = {2: _TOP, 3: _TOP_AGAINST_DEFAULT, 4: _TOP, 5: _TOP_AGAINST_DEFAULT,
              6: _TOP_AGAINST_DEFAULT}
 
