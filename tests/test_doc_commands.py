@@ -181,6 +181,13 @@ RUNS = {
     "python benchmarks/default_players.py --group exploit --deals 2000 --seed 20261203":
         (SLOW, "python benchmarks/default_players.py --group exploit --deals 2 --seed 20261203 "
                "--results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --players 4 --deals 500 --seed 4242 "
+    "--top PARAMS":
+        (BY_HAND, "python benchmarks/default_players.py --group top --players 4 --deals 2 "
+                  "--seed 4242 --top '{{\"budget\": 4}}' --results {out}.jsonl"),
+    "python benchmarks/search_cost.py --measure speed --speed-games 100 --only LABEL":
+        (BY_HAND, "python benchmarks/search_cost.py --measure speed --speed-games 2 "
+                  "--only r1-w4-h1-learned-128 --results {out}.jsonl"),
     "python benchmarks/default_players.py --group top --deals 150 --seed 99 --top PARAMS":
         (BY_HAND, "python benchmarks/default_players.py --group top --deals 2 --seed 99 --top "
                   "'{{\"budget\": 4}}' --players 3 --results {out}.jsonl"),
