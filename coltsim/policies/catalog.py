@@ -208,8 +208,8 @@ DEFAULT = "learned"
 # searches the game's last round only, 128 playouts to the game's end modelling the others as
 # planners, and plays every earlier decision as DEFAULT's network does; at 3, 5 and 6 players
 # it searches every round, 64 playouts modelling the opponents as DEFAULT, each ended with the
-# round and valued there by the network, about a seventh of the 4-player speed.  The two-player
-# game keeps the 4-player rung (none chosen for it).
+# round and valued there by the network, several times slower.  The two-player game keeps the
+# 4-player rung (none chosen for it).
 _TOP = {"budget": 128, "opponents": "planner", "playout": "planner", "width": 4, "rounds": 1}
 _TOP_AGAINST_DEFAULT = {"budget": 64, "opponents": "learned", "playout": "planner",
                         "horizon": 1, "leaf": "learned", "width": 4}
