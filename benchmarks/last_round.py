@@ -10,7 +10,9 @@ round's decisions of the next ``--test`` chunks it prints the share of decisions
 network chooses as the search did and its regret times the player count
 (benchmarks/regret_by_table.py).  If the network fitted on the last round alone does no better
 than the network shared by every round, capacity spent on the other rounds is not what it
-lacks there.  Not a test: a minute.
+lacks there.  Then the shipped network's planning decisions of the held-out chunks, by the
+turns the player still has in the round after the decision: where in the round it loses.
+Not a test: a minute.
 """
 from __future__ import annotations
 
@@ -21,7 +23,9 @@ import numpy as np
 
 from coltsim.learn.fit import _Decisions, fit_options
 from coltsim.learn.train import chunk_names
-from coltsim.policies.recording import M_ROUND
+from coltsim.engine.flow import DK_PLAN
+from coltsim.policies.encoding import X_MY_TURNS
+from coltsim.policies.recording import M_KIND, M_OPTION, M_ROUND
 from coltsim.policies.weights import shipped_net
 from coltsim.runs.folder import Folder
 
@@ -63,6 +67,12 @@ def main(argv=None) -> None:
     print(f"the last round's options: {len(train[0]):,} fitted, {len(test[0]):,} held out")
     print(f"shipped network: {score(shipped_net(), *test, config.players)}")
     print(f"fitted on the last round alone: {score(fitted.net, *test, config.players)}")
+    x, meta, y = test
+    plans = meta[:, M_KIND] == DK_PLAN
+    turns = np.round(x[:, X_MY_TURNS] * 4).astype(int)  # (the input is turns / 4)
+    for t in np.unique(turns[plans & (meta[:, M_OPTION] == 0)]):
+        keep = plans & (turns == t)
+        print(f"planning, {t} turns after it: {score(shipped_net(), x[keep], meta[keep], y[keep], config.players)}")
 
 
 if __name__ == "__main__":
