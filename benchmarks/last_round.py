@@ -65,14 +65,16 @@ def main(argv=None) -> None:
     fitted = fit_options(train[0].astype(np.float32), train[1], train[2], hidden=(64, 32),
                          epochs=args.epochs, seed=1, say=print)
     print(f"the last round's options: {len(train[0]):,} fitted, {len(test[0]):,} held out")
-    print(f"shipped network: {score(shipped_net(), *test, config.players)}")
+    shipped = shipped_net()
+    print(f"shipped network: {score(shipped, *test, config.players)}")
     print(f"fitted on the last round alone: {score(fitted.net, *test, config.players)}")
     x, meta, y = test
     plans = meta[:, M_KIND] == DK_PLAN
     turns = np.round(x[:, X_MY_TURNS] * 4).astype(int)  # (the input is turns / 4)
     for t in np.unique(turns[plans & (meta[:, M_OPTION] == 0)]):
         keep = plans & (turns == t)
-        print(f"planning, {t} turns after it: {score(shipped_net(), x[keep], meta[keep], y[keep], config.players)}")
+        print(f"planning, {t} turns after it: "
+              f"{score(shipped, x[keep], meta[keep], y[keep], config.players)}")
 
 
 if __name__ == "__main__":
