@@ -185,6 +185,10 @@ RUNS = {
     "--top PARAMS":
         (BY_HAND, "python benchmarks/default_players.py --group top --players 4 --deals 2 "
                   "--seed 4242 --top '{{\"budget\": 4}}' --results {out}.jsonl"),
+    "python benchmarks/default_players.py --group top --players 4 --deals 2000 --seed 4242 "
+    "--top '{\"width\": 3}'":
+        (BY_HAND, "python benchmarks/default_players.py --group top --players 4 --deals 2 "
+                  "--seed 4242 --top '{{\"width\": 3}}' --results {out}.jsonl"),
     "python benchmarks/search_cost.py --only w4-h1-learned-32 r1-w4-h1-learned-128 --measure speed "
     "--speed-games 200":
         (BY_HAND, "python benchmarks/search_cost.py --only w4-h1-learned-32 r1-w4-h1-learned-128 "
