@@ -20,6 +20,7 @@ played again.  Not a test: minutes to an hour on 2 cores, with the deals.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 from pathlib import Path

@@ -21,6 +21,7 @@ minutes.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 
 import numpy as np

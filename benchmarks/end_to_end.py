@@ -14,6 +14,7 @@ games/s over the mean of its two.  For peak memory, run it under ``/usr/bin/time
 resident set size), e.g. with ``--games 10000000``.  Not a test: run it by hand on a quiet
 machine.
 """
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import os

@@ -10,6 +10,7 @@ rules engine itself (``coltsim bench`` does the same, plus compile times).  The 
 and the ratio is to the mean of its two runs, so that a machine whose speed drifts during the
 run is seen (both reference figures are printed).  Not a test: run it by hand on a quiet machine.
 """
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 

@@ -13,6 +13,7 @@ decisions a fit sees; this pools what trainings already recorded.  Not a test: t
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import io
 

@@ -16,6 +16,7 @@ Not a test: a minute.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import io
 

@@ -23,6 +23,7 @@ against planners at each table of config.MIX_MATCHES and their mean (``ratio``).
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import dataclasses
 import io

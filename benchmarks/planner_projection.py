@@ -15,6 +15,7 @@ time a decision.  Not a test: run it by hand.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import time

@@ -15,6 +15,7 @@ so a stopped run resumes.  Not a test: it takes about an hour on 2 cores.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import time

@@ -13,6 +13,7 @@ the network is copied to ``benchmarks/results/nets/SHA12.npz`` (a weights file:
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import shutil

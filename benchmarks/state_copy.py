@@ -16,6 +16,7 @@ test: run it by hand on a quiet machine.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import time

@@ -13,6 +13,7 @@ configuration on 2 cores.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import time

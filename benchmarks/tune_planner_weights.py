@@ -17,6 +17,7 @@ from 170 generations at 4 players with the default rules.
 """
 from __future__ import annotations
 
+import keyed_cache  # noqa: F401  (first: numba's cache keyed on coltsim's sources)
 import argparse
 import json
 import time
