@@ -230,6 +230,12 @@ RUNS = {
                   "benchmarks/results/nets/617809847609.npz --hidden 8 --games 40 --share 0.5 "
                   "--seed 20261206 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
                   "--quiet"),
+    "coltsim train FOLDER --teacher 8 --mix --start ENSEMBLE.npz --hidden 64,32 --games 60000 "
+    "--share 0.25 --seed 20261217 --iterations 1":
+        (BY_HAND, "coltsim train {out} --teacher 4 --mix --start "
+                  "benchmarks/results/nets/617809847609.npz --hidden 8 --games 40 --share 0.5 "
+                  "--seed 20261217 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
+                  "--quiet"),
     "python benchmarks/distill.py FOLDER:1 --nets A.npz B.npz C.npz D.npz --out NET.npz "
     "--epochs 8":
         (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
