@@ -1,6 +1,7 @@
 """The benchmark scripts run (tiny sizes): they are measured by hand, so a broken import or a
 changed default would otherwise go unnoticed until someone needs a figure.  Slow tier: each
-script compiles kernels of its own (uncached, some of them) in a process of its own."""
+script compiles kernels of its own (uncached, some of them) in a process of its own; the check
+that every script keys numba's cache reads their sources only (fast tier)."""
 import ast
 import json
 import subprocess
