@@ -475,3 +475,12 @@ def test_the_learning_curves_of_a_training_by_a_search_fit_options_per_shape(tmp
                            "--train", "1", "--test", "1", "--epochs", "1"],
                           check=True, capture_output=True, text=True).stdout
     assert "shipped network: " in last and "fitted on the last round alone: " in last
+    # its first chunk only (--games): the decisions of the first 2,000 games
+    first = tmp_path / "first.npz"
+    subprocess.run([sys.executable, str(bench / "fit_pooled.py"), f"{tmp_path / 'one'}:1",
+                    "--games", "2000", "--out", str(first), "--hidden", "4", "--epochs", "1"],
+                   check=True, capture_output=True)
+    rows = [len(np.load(tmp_path / "one" / "iter-01" / f"chunk-0000{c}.npz")["meta"])
+            for c in (0, 1)]
+    fit = load_net(first)[1]["fit"]
+    assert fit["rows"] + fit["held_out"] == rows[0] < rows[0] + rows[1]
