@@ -250,6 +250,16 @@ RUNS = {
                   "coltsim/policies/learned.npz --hidden 8 --games 40 --share 0.5 "
                   "--seed 20261213 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
                   "--quiet"),
+    "coltsim train FOLDER --players 3 --teacher T --start coltsim/policies/learned.npz --hidden "
+    "64,32 --games G --share 0.25 --seed 20261213 --iterations 1":
+        (BY_HAND, "coltsim train {out} --players 3 --teacher 8 --start "
+                  "coltsim/policies/learned.npz --hidden 8 --games 40 --share 0.5 "
+                  "--seed 20261213 --iterations 1 --match-deals 2 --report-deals 2 --workers 1 "
+                  "--quiet"),
+    "python benchmarks/fit_pooled.py FOLDER:1 --epochs 4 --seed S [--games 16000] "
+    "[--hidden 128,64]":
+        (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
+               "tiny one, --games included (slow tier)"),
     "python benchmarks/regret_by_table.py FOLDER 1 NET.npz --by-round":
         (SKIP, "needs the folder of a training by a search: tests/test_learn.py runs it on a "
                "tiny one (slow tier)"),
