@@ -8,8 +8,9 @@ Each ``FOLDER:ITERATION`` names the recorded decisions of one iteration of a ``c
 the training fits (``fit_options``; games of different sources never mix: each source's game
 numbers are offset) and the network is written as a weights file (``[policy_params.learned]
 weights``, or ``benchmarks/default_players.py --weights``) saying where its decisions came from.
-``--games N`` fits only the decisions of each source's first ``N`` games (its first chunks: the
-same games whatever the source's length), to compare sources of different lengths.
+``--games N`` fits only the decisions of each source's first ``N`` games (the chunks of 2,000
+games that hold them: the same games whatever the source's length), to compare sources of
+different lengths.
 A learning curve (benchmarks/learning_curves.py) showed the strength still growing with the
 decisions a fit sees; this pools what trainings already recorded.  Not a test: tens of minutes.
 """
@@ -69,6 +70,8 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, help="only each source's first GAMES games")
     args = parser.parse_args(argv)
+    if args.games is not None and args.games < 1:
+        parser.error(f"--games: at least 1 game, got {args.games}")
     x, meta, y = load(args.sources, args.games)
     rows = len(x)
     print(f"{rows:,} options from {', '.join(args.sources)}", flush=True)
